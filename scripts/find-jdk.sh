@@ -35,4 +35,16 @@ find_jdk() {
   printf '%s\n' "$best"
 }
 
+# Maven 3.9 on JDK 24+ warns about sun.misc.Unsafe on every run; that noise hides real output.
+quiet_maven_on() {
+  local v
+  v=$(jdk_major "$1")
+  if [ -n "$v" ] && [ "$v" -ge 24 ]; then
+    case " ${MAVEN_OPTS:-} " in
+      *sun-misc-unsafe-memory-access*) ;;
+      *) export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
+    esac
+  fi
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then find_jdk; fi
