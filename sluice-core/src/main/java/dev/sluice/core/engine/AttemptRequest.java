@@ -1,0 +1,61 @@
+package dev.sluice.core.engine;
+
+import dev.sluice.core.http.Headers;
+import dev.sluice.core.scope.ScopeId;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One transport attempt of an action, as handed to {@link Transport#send}. The transport adds the
+ * credential and the idempotency header (if the provider has one) and resolves {@code target}
+ * against the provider's base URL.
+ *
+ * @param actionId the engine's id for the logical action (stable across attempts)
+ * @param taskId the task that owns the action
+ * @param scope the provider and scope
+ * @param method the HTTP method
+ * @param target origin-form path and query
+ * @param headers the agent's header fields
+ * @param body the body bytes
+ * @param attempt 1 for the first send, 2 for the first retry, ...
+ * @param idempotencyKey the action's key, the same on every attempt
+ */
+public record AttemptRequest(
+    long actionId, String taskId, ScopeId scope, String method, String target, Headers headers, byte[] body, int attempt,
+    Optional<String> idempotencyKey) {
+  public AttemptRequest {
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(scope, "scope");
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(headers, "headers");
+    body = body == null ? new byte[0] : body.clone();
+    Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+    if (attempt < 1) {
+      throw new IllegalArgumentException("attempt numbers start at 1, got " + attempt);
+    }
+  }
+
+  @Override
+  public byte[] body() {
+    return body.clone();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof AttemptRequest a && a.actionId == actionId && a.attempt == attempt && a.taskId.equals(taskId) && a.scope.equals(scope)
+        && a.method.equals(method) && a.target.equals(target) && a.headers.equals(headers) && Arrays.equals(a.body, body)
+        && a.idempotencyKey.equals(idempotencyKey);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(actionId, attempt);
+  }
+
+  @Override
+  public String toString() {
+    return "AttemptRequest[action " + actionId + " #" + attempt + " " + taskId + " " + method + " " + target + " on " + scope + "]";
+  }
+}
