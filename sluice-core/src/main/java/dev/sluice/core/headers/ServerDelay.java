@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The delay a response asks for, from {@code Retry-After} or OpenAI's {@code retry-after-ms}, and
@@ -96,7 +97,7 @@ public record ServerDelay(Optional<Duration> delay, Optional<Source> source, Opt
 
   /** The longest understood delay among the distinct lines of {@code name}; every line's notes are kept. */
   private static Optional<RetryAfterResult> longest(
-      Headers headers, String name, List<HeaderNote> notes, java.util.function.Function<String, RetryAfterResult> parser) {
+      Headers headers, String name, List<HeaderNote> notes, Function<String, RetryAfterResult> parser) {
     Set<String> lines = new LinkedHashSet<>();
     for (String line : headers.all(name)) {
       lines.add(FieldText.trimOws(line));
