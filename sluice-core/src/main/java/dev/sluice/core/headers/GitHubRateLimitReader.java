@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
  * remaining} is missing it is derived as {@code limit - used}; when both are sent and disagree,
  * the smaller remainder is kept and {@link HeaderFlag#CONFLICTING_HEADERS} is noted. No window is
  * sent. Detection looks at these exact names only, so OpenAI's {@code x-ratelimit-limit-requests}
- * never reads as GitHub. Other APIs that send bare {@code x-ratelimit-*} fields with an
- * epoch-seconds reset read correctly as this dialect too. Malformed values are ignored and noted,
- * never thrown.
+ * never reads as GitHub. Under auto-detection any API sending bare {@code x-ratelimit-*} fields is
+ * read as this dialect: right for those whose reset is epoch seconds (most), wrong for the few
+ * whose reset is a number of seconds from now (that reset reads as a 1970 instant, i.e. already
+ * passed). Malformed values are ignored and noted, never thrown.
  */
 public final class GitHubRateLimitReader implements RateLimitDialectReader {
   public static final String LIMIT = "x-ratelimit-limit";
