@@ -24,7 +24,7 @@ import java.util.OptionalLong;
  * partition, {@link RateLimitObservation.Unit#TOKENS} with partition {@code tokens}. No window is
  * sent. These names all end in {@code -requests} or {@code -tokens}, which keeps them apart from
  * GitHub's bare {@code x-ratelimit-limit}. {@code retry-after-ms} is a delay, read by {@link
- * ServerDelay}. Malformed values are ignored and noted, never thrown.
+ * ServerDelayReading}. Malformed values are ignored and noted, never thrown.
  */
 public final class OpenAiRateLimitReader implements RateLimitDialectReader {
   private static final String PREFIX = "x-ratelimit-";

@@ -52,7 +52,7 @@ public final class RateLimitReader {
   /** Every dialect reader Sluice ships, standard fields first. */
   public static RateLimitReader standard() {
     List<RateLimitDialectReader> readers = new ArrayList<>();
-    // IETF reader added on merge
+    readers.add(new IetfRateLimitReader());
     readers.add(new LegacyRateLimitReader());
     readers.add(new OpenAiRateLimitReader());
     readers.add(new AnthropicRateLimitReader());

@@ -62,7 +62,7 @@ class HeaderParserPropertiesTest {
   @Property(tries = 1000)
   void serverDelayNeverThrowsAndStaysWithinThePolicy(
       @ForAll("delayHeaders") Headers headers, @ForAll("nows") Instant now, @ForAll("policies") RetryAfterPolicy policy) {
-    ServerDelay d = ServerDelay.read(headers, now, policy);
+    ServerDelayReading d = ServerDelayReading.read(headers, now, policy);
     d.delay().ifPresent(delay -> assertThat(delay).isBetween(policy.minimumDelay(), policy.cap()));
     assertThat(d.notes()).allSatisfy(HeaderParserPropertiesTest::isOneSafeLogLine);
     if (!headers.contains("Retry-After") && !headers.contains("retry-after-ms")) {

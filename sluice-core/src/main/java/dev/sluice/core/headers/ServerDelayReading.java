@@ -32,7 +32,7 @@ import java.util.function.Function;
  * @param retryAt {@code now + delay}
  * @param notes every note raised reading either field
  */
-public record ServerDelay(Optional<Duration> delay, Optional<Source> source, Optional<Instant> retryAt, List<HeaderNote> notes) {
+public record ServerDelayReading(Optional<Duration> delay, Optional<Source> source, Optional<Instant> retryAt, List<HeaderNote> notes) {
 
   /** The field a server-given delay came from. */
   public enum Source {
@@ -53,7 +53,7 @@ public record ServerDelay(Optional<Duration> delay, Optional<Source> source, Opt
     }
   }
 
-  public ServerDelay {
+  public ServerDelayReading {
     Objects.requireNonNull(delay, "delay");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(retryAt, "retryAt");
@@ -72,7 +72,7 @@ public record ServerDelay(Optional<Duration> delay, Optional<Source> source, Opt
    * Reads the server-given delay of a response received at {@code now}, bounded by {@code policy}.
    * Never throws on any header content.
    */
-  public static ServerDelay read(Headers headers, Instant now, RetryAfterPolicy policy) {
+  public static ServerDelayReading read(Headers headers, Instant now, RetryAfterPolicy policy) {
     Objects.requireNonNull(headers, "headers");
     Objects.requireNonNull(now, "now");
     Objects.requireNonNull(policy, "policy");
@@ -90,9 +90,9 @@ public record ServerDelay(Optional<Duration> delay, Optional<Source> source, Opt
       source = Source.RETRY_AFTER;
     }
     if (winner.isEmpty()) {
-      return new ServerDelay(Optional.empty(), Optional.empty(), Optional.empty(), notes);
+      return new ServerDelayReading(Optional.empty(), Optional.empty(), Optional.empty(), notes);
     }
-    return new ServerDelay(winner.get().delay(), Optional.of(source), winner.get().retryAt(), notes);
+    return new ServerDelayReading(winner.get().delay(), Optional.of(source), winner.get().retryAt(), notes);
   }
 
   /** The longest understood delay among the distinct lines of {@code name}; every line's notes are kept. */

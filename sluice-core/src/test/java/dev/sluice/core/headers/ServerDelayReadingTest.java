@@ -11,15 +11,15 @@ class ServerDelayTest {
   static final Instant NOW = Instant.parse("2026-10-21T07:27:00Z");
   static final RetryAfterPolicy DEFAULTS = RetryAfterPolicy.defaults();
 
-  static ServerDelay read(String... namesAndValues) {
-    return ServerDelay.read(Headers.of(namesAndValues), NOW, DEFAULTS);
+  static ServerDelayReading read(String... namesAndValues) {
+    return ServerDelayReading.read(Headers.of(namesAndValues), NOW, DEFAULTS);
   }
 
   @Test
   void retryAfterAloneIsTheDelay() {
-    ServerDelay d = read("Retry-After", "10");
+    ServerDelayReading d = read("Retry-After", "10");
     assertThat(d.delay()).contains(Duration.ofSeconds(10));
-    assertThat(d.source()).contains(ServerDelay.Source.RETRY_AFTER);
+    assertThat(d.source()).contains(ServerDelayReading.Source.RETRY_AFTER);
     assertThat(d.source().orElseThrow().code()).isEqualTo("retry-after");
     assertThat(d.retryAt()).contains(NOW.plusSeconds(10));
     assertThat(d.notes()).isEmpty();
@@ -32,33 +32,33 @@ class ServerDelayTest {
 
   @Test
   void retryAfterMsAloneIsTheDelay() {
-    ServerDelay d = read("retry-after-ms", "2500");
+    ServerDelayReading d = read("retry-after-ms", "2500");
     assertThat(d.delay()).contains(Duration.ofMillis(2500));
-    assertThat(d.source()).contains(ServerDelay.Source.RETRY_AFTER_MS);
+    assertThat(d.source()).contains(ServerDelayReading.Source.RETRY_AFTER_MS);
     assertThat(d.source().orElseThrow().code()).isEqualTo("retry-after-ms");
   }
 
   @Test
   void whenBothAreSentTheLongerWins() {
-    assertThat(read("Retry-After", "2", "retry-after-ms", "2500").source()).contains(ServerDelay.Source.RETRY_AFTER_MS);
+    assertThat(read("Retry-After", "2", "retry-after-ms", "2500").source()).contains(ServerDelayReading.Source.RETRY_AFTER_MS);
     assertThat(read("Retry-After", "2", "retry-after-ms", "2500").delay()).contains(Duration.ofMillis(2500));
-    assertThat(read("Retry-After", "3", "retry-after-ms", "2500").source()).contains(ServerDelay.Source.RETRY_AFTER);
+    assertThat(read("Retry-After", "3", "retry-after-ms", "2500").source()).contains(ServerDelayReading.Source.RETRY_AFTER);
     assertThat(read("Retry-After", "3", "retry-after-ms", "2500").delay()).contains(Duration.ofSeconds(3));
   }
 
   @Test
   void aTieAfterBoundsGoesToTheStandardField() {
     // OpenAI's usual pair: both become the 1 s minimum.
-    ServerDelay d = read("Retry-After", "0", "retry-after-ms", "512");
+    ServerDelayReading d = read("Retry-After", "0", "retry-after-ms", "512");
     assertThat(d.delay()).contains(Duration.ofSeconds(1));
-    assertThat(d.source()).contains(ServerDelay.Source.RETRY_AFTER);
+    assertThat(d.source()).contains(ServerDelayReading.Source.RETRY_AFTER);
   }
 
   @Test
   void aMalformedFieldIsNotedAndTheOtherStillCounts() {
-    ServerDelay d = read("Retry-After", "soon", "retry-after-ms", "1500");
+    ServerDelayReading d = read("Retry-After", "soon", "retry-after-ms", "1500");
     assertThat(d.delay()).contains(Duration.ofMillis(1500));
-    assertThat(d.source()).contains(ServerDelay.Source.RETRY_AFTER_MS);
+    assertThat(d.source()).contains(ServerDelayReading.Source.RETRY_AFTER_MS);
     assertThat(d.notes()).singleElement().satisfies(n -> {
       assertThat(n.flag()).isEqualTo(HeaderFlag.MALFORMED_HEADER_IGNORED);
       assertThat(n.header()).isEqualTo("Retry-After");
@@ -67,15 +67,15 @@ class ServerDelayTest {
 
   @Test
   void theLosersNotesAreKeptToo() {
-    ServerDelay d = read("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT", "retry-after-ms", "99999999999");
+    ServerDelayReading d = read("Retry-After", "Sun, 06 Nov 1994 08:49:37 GMT", "retry-after-ms", "99999999999");
     assertThat(d.delay()).contains(Duration.ofHours(1));
-    assertThat(d.source()).contains(ServerDelay.Source.RETRY_AFTER_MS);
+    assertThat(d.source()).contains(ServerDelayReading.Source.RETRY_AFTER_MS);
     assertThat(d.notes()).extracting(HeaderNote::flag).containsExactly(HeaderFlag.CLOCK_SKEW, HeaderFlag.CAPPED);
   }
 
   @Test
   void noDelayFieldsIsNoDelay() {
-    ServerDelay d = read("Content-Type", "text/plain");
+    ServerDelayReading d = read("Content-Type", "text/plain");
     assertThat(d.isPresent()).isFalse();
     assertThat(d.source()).isEmpty();
     assertThat(d.retryAt()).isEmpty();
@@ -84,14 +84,14 @@ class ServerDelayTest {
 
   @Test
   void bothMalformedIsNoDelayWithTwoNotes() {
-    ServerDelay d = read("Retry-After", "-1", "retry-after-ms", "-1");
+    ServerDelayReading d = read("Retry-After", "-1", "retry-after-ms", "-1");
     assertThat(d.isPresent()).isFalse();
     assertThat(d.notes()).extracting(HeaderNote::header).containsExactly("Retry-After", "retry-after-ms");
   }
 
   @Test
   void differingRetryAfterLinesKeepTheLongestAndAreFlagged() {
-    ServerDelay d = read("Retry-After", "10", "Retry-After", "30", "Retry-After", "junk");
+    ServerDelayReading d = read("Retry-After", "10", "Retry-After", "30", "Retry-After", "junk");
     assertThat(d.delay()).contains(Duration.ofSeconds(30));
     assertThat(d.notes()).extracting(HeaderNote::flag)
         .containsExactly(HeaderFlag.MALFORMED_HEADER_IGNORED, HeaderFlag.CONFLICTING_HEADERS);
@@ -100,7 +100,7 @@ class ServerDelayTest {
 
   @Test
   void identicalRepeatedLinesAreNotAConflict() {
-    ServerDelay d = read("Retry-After", "10", "retry-after", " 10 ");
+    ServerDelayReading d = read("Retry-After", "10", "retry-after", " 10 ");
     assertThat(d.delay()).contains(Duration.ofSeconds(10));
     assertThat(d.notes()).isEmpty();
   }
