@@ -1,0 +1,82 @@
+package dev.sluice.core.headers;
+
+import dev.sluice.core.headers.internal.DialectFields;
+import dev.sluice.core.headers.internal.DurationText;
+import dev.sluice.core.http.Headers;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Reads OpenAI's rate-limit fields:
+ *
+ * <pre>
+ * x-ratelimit-limit-requests: 5000        x-ratelimit-limit-tokens: 160000
+ * x-ratelimit-remaining-requests: 4999    x-ratelimit-remaining-tokens: 159980
+ * x-ratelimit-reset-requests: 12ms        x-ratelimit-reset-tokens: 6m0s
+ * </pre>
+ *
+ * <p>Limits and remainders are non-negative integers; resets are Go-style durations from {@code
+ * now} ({@code 12ms}, {@code 1s}, {@code 6m0s}, {@code 1h2m3.5s}, {@code 0.5s}). One observation
+ * per unit whose fields could be read: {@link RateLimitObservation.Unit#REQUESTS} with no
+ * partition, {@link RateLimitObservation.Unit#TOKENS} with partition {@code tokens}. No window is
+ * sent. These names all end in {@code -requests} or {@code -tokens}, which keeps them apart from
+ * GitHub's bare {@code x-ratelimit-limit}. {@code retry-after-ms} is a delay, read by {@link
+ * ServerDelayReading}. Malformed values are ignored and noted, never thrown.
+ */
+public final class OpenAiRateLimitReader implements RateLimitDialectReader {
+  private static final String PREFIX = "x-ratelimit-";
+  private static final List<String> UNITS = List.of("requests", "tokens");
+
+  @Override
+  public RateLimitDialect dialect() {
+    return RateLimitDialect.OPENAI;
+  }
+
+  @Override
+  public boolean present(Headers headers) {
+    for (String unit : UNITS) {
+      if (headers.contains(limit(unit)) || headers.contains(remaining(unit)) || headers.contains(reset(unit))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public List<RateLimitObservation> read(Headers headers, Instant now, List<HeaderNote> notes) {
+    List<RateLimitObservation> out = new ArrayList<>(2);
+    for (String unit : UNITS) {
+      DialectFields.Sources sources = new DialectFields.Sources();
+      OptionalLong limit = DialectFields.count(headers, limit(unit), notes);
+      sources.used(limit(unit), limit.isPresent());
+      OptionalLong remaining = DialectFields.count(headers, remaining(unit), notes);
+      sources.used(remaining(unit), remaining.isPresent());
+      Optional<Instant> resetAt = DialectFields.resetAfter(headers, reset(unit), now, notes, DurationText::parse);
+      sources.used(reset(unit), resetAt.isPresent());
+      if (!sources.isEmpty()) {
+        boolean requests = unit.equals("requests");
+        out.add(new RateLimitObservation(
+            RateLimitDialect.OPENAI,
+            requests ? RateLimitObservation.Unit.REQUESTS : RateLimitObservation.Unit.TOKENS,
+            requests ? Optional.empty() : Optional.of(unit),
+            limit, remaining, Optional.empty(), resetAt, sources.toString()));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static String limit(String unit) {
+    return PREFIX + "limit-" + unit;
+  }
+
+  private static String remaining(String unit) {
+    return PREFIX + "remaining-" + unit;
+  }
+
+  private static String reset(String unit) {
+    return PREFIX + "reset-" + unit;
+  }
+}
