@@ -1,10 +1,9 @@
 package dev.sluice.core.scope;
 
 import dev.sluice.core.classify.Classification;
-import dev.sluice.core.headers.RateLimitObservation;
+import dev.sluice.core.headers.RateLimitReading;
 import dev.sluice.core.retry.ServerDelay;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,20 +14,20 @@ import java.util.Optional;
  * @param requestClass the request class of the action that got the response
  * @param classification the verdict on the attempt
  * @param serverDelay the delay the provider asked for ({@code Retry-After}, {@code retry-after-ms})
- * @param rateLimits rate-limit readings from the headers, any dialect
+ * @param rateLimits the rate-limit reading of the headers, any dialect
  * @param receivedAt when the response arrived
  */
 public record ResponseObservation(
     String requestClass,
     Classification classification,
     Optional<ServerDelay> serverDelay,
-    List<RateLimitObservation> rateLimits,
+    RateLimitReading rateLimits,
     Instant receivedAt) {
   public ResponseObservation {
     Objects.requireNonNull(requestClass, "requestClass");
     Objects.requireNonNull(classification, "classification");
     Objects.requireNonNull(serverDelay, "serverDelay");
-    rateLimits = List.copyOf(Objects.requireNonNull(rateLimits, "rateLimits"));
+    Objects.requireNonNull(rateLimits, "rateLimits");
     Objects.requireNonNull(receivedAt, "receivedAt");
   }
 }

@@ -1,0 +1,783 @@
+package dev.sluice.core.engine;
+
+import dev.sluice.core.classify.AttemptResult;
+import dev.sluice.core.classify.Classification;
+import dev.sluice.core.classify.TransportFailure;
+import dev.sluice.core.classify.Verdict;
+import dev.sluice.core.engine.internal.CircuitBreaker;
+import dev.sluice.core.engine.internal.Fingerprints;
+import dev.sluice.core.engine.internal.Pacer;
+import dev.sluice.core.headers.HeaderNote;
+import dev.sluice.core.headers.RateLimitReading;
+import dev.sluice.core.headers.ServerDelayReading;
+import dev.sluice.core.http.Headers;
+import dev.sluice.core.retry.RetryContext;
+import dev.sluice.core.retry.RetryDecision;
+import dev.sluice.core.retry.ServerDelay;
+import dev.sluice.core.scope.ResponseObservation;
+import dev.sluice.core.scope.ScopeId;
+import dev.sluice.core.scope.ScopeRecord;
+import dev.sluice.core.scope.ScopeRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The deterministic core of Sluice: decides when each attempt of each action may leave (DESIGN.md
+ * §2, §3 rules 1–6, 9–11).
+ *
+ * <p>One outbound queue per registered scope, ordered by priority (interactive first), then due
+ * time, then arrival. Before every send the gates are checked in this order: task cancelled ·
+ * circuit open · scope {@code next_allowed_at} · pacing bucket · concurrency slot · task and
+ * action budgets. A held request waits in its queue with a visible due time ({@link #queue}); the
+ * engine schedules one wake-up per scope on the {@link Scheduler} plus one budget-expiry wake-up
+ * per waiting request, never a thread.
+ *
+ * <p>After each attempt: classify, publish to the {@link ScopeRegistry} <em>first</em>, count the
+ * failure for the circuit breaker, then ask the {@link dev.sluice.core.retry.RetryPlanner} and
+ * schedule the retry (it passes the gates again when it wakes). {@code RECONCILE} and {@code
+ * ESCALATE} end the engine's part with {@code reconciliation_required} / {@code escalated}.
+ *
+ * <p>Budgets: the request class's {@code max_attempts} (every attempt that reaches the transport
+ * counts) and {@code max_wait} (time waiting in Sluice — queued behind gates and delayed for
+ * retries — counts; time in flight does not); the task's optional deadline and attempt budget
+ * ({@link #setTaskBudget}); the scope's {@code max_delayed_requests} (a request that would wait
+ * beyond it, a first send or a retry, is refused at once with {@code scope_backpressure}).
+ *
+ * <p>Probing: a scope with no response yet, or whose last response was rate limited, lets one
+ * attempt out at a time until an answer that is not a rate limit arrives; so several workers
+ * starting together on an exhausted scope cost one 429, not one each, and a scope reopening after
+ * a hold is tested by one request before the rest follow.
+ *
+ * <p>When a hold is in force, each waiting request is released at {@code next_allowed_at +
+ * uniform(0, reopen spread)} (clamped to its budget), so workers told the same {@code Retry-After}
+ * come back spread out; pacing and the concurrency limit spread them further.
+ *
+ * <p>Threading: every state change happens under one lock; the transport is called under it (it
+ * must not block, see {@link Transport}), so no send can be decided or made after a 429 has been
+ * published. Callers' futures are completed, and transport completions that arrive on the locking
+ * thread are processed, after the lock is released, on that thread (no recursion). Thread-safe.
+ */
+public final class Engine {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+  private static final ThreadLocal<ArrayDeque<Runnable>> EFFECTS = ThreadLocal.withInitial(ArrayDeque::new);
+  private static final ThreadLocal<Boolean> DRAINING = ThreadLocal.withInitial(() -> false);
+
+  private final EngineSettings settings;
+  private final Scheduler scheduler;
+  private final Transport transport;
+  private final ScopeRegistry registry;
+  private final CircuitBreaker circuit;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Map<ScopeId, Lane> lanes = new HashMap<>();
+  private final Map<String, TaskState> tasks = new HashMap<>();
+  private final Map<CoalesceKey, Action> coalescing = new HashMap<>();
+  private long nextActionId = 1;
+
+  /**
+   * @param settings collaborators and engine-wide settings
+   * @param scheduler the only source of time and wake-ups
+   * @param transport sends attempts
+   * @param registry the shared scope state
+   */
+  public Engine(EngineSettings settings, Scheduler scheduler, Transport transport, ScopeRegistry registry) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+    this.transport = Objects.requireNonNull(transport, "transport");
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.circuit = new CircuitBreaker(settings.circuit());
+  }
+
+  // ---------------------------------------------------------------- public API
+
+  /**
+   * Registers a scope; actions may only name registered scopes.
+   *
+   * @throws IllegalStateException when the scope is already registered (limits are fixed for the
+   *     engine's life; a policy reload builds a new engine)
+   */
+  public void registerScope(ScopeSettings scope) {
+    Objects.requireNonNull(scope, "scope");
+    locked(() -> {
+      if (lanes.containsKey(scope.id())) {
+        throw new IllegalStateException("scope " + scope.id() + " is already registered");
+      }
+      lanes.put(scope.id(), new Lane(scope));
+      registry.register(scope.id(), "none");
+      return null;
+    });
+  }
+
+  /** Sets a task's budget (deadline, attempts across its actions). Applies to actions submitted later. */
+  public void setTaskBudget(String taskId, TaskBudget budget) {
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(budget, "budget");
+    locked(() -> {
+      task(taskId).budget = budget;
+      return null;
+    });
+  }
+
+  /**
+   * Queues an action. The future completes with its terminal {@link Outcome}; it never completes
+   * exceptionally for provider or budget reasons.
+   *
+   * @throws IllegalArgumentException when the action's scope is not registered
+   */
+  public CompletableFuture<Outcome> submit(ActionRequest request) {
+    Objects.requireNonNull(request, "request");
+    return locked(() -> doSubmit(request));
+  }
+
+  /**
+   * Cancels a task: its queued and delayed requests are dropped before they wake, its in-flight
+   * attempts' transport futures are cancelled (their slots free when those complete), and every
+   * caller of the task gets {@code cancelled}. Later submissions for the task are refused as
+   * cancelled. A coalesced attempt shared with another task keeps going for that task.
+   *
+   * @return how many of the task's pending calls were cancelled
+   */
+  public int cancel(String taskId) {
+    Objects.requireNonNull(taskId, "taskId");
+    return locked(() -> doCancel(taskId));
+  }
+
+  /** Every known scope's record (the seed's shape). */
+  public List<ScopeRecord> scopes() {
+    return registry.snapshot();
+  }
+
+  /** The requests waiting in a scope's queue, in dispatch order, with their due times. */
+  public List<QueuedRequest> queue(ScopeId scope) {
+    return locked(() -> {
+      Lane lane = lane(scope);
+      List<Action> live = new ArrayList<>();
+      for (Action a : lane.ready) {
+        if (a.queued && !a.done) {
+          live.add(a);
+        }
+      }
+      for (Action a : lane.delayed) {
+        if (a.queued && !a.done) {
+          live.add(a);
+        }
+      }
+      live.sort(READY_ORDER);
+      return live.stream()
+          .map(a -> new QueuedRequest(a.id, a.request.taskId(), a.request.method(), a.request.target(), a.request.priority(), a.dueAt, a.attempts + 1))
+          .toList();
+    });
+  }
+
+  /** Attempts of the scope in flight now. */
+  public int inFlight(ScopeId scope) {
+    return locked(() -> lane(scope).inFlight);
+  }
+
+  /** Requests waiting in the scope's queue now (what {@code max_delayed_requests} bounds). */
+  public int queued(ScopeId scope) {
+    return locked(() -> lane(scope).queued);
+  }
+
+  /** The shared scope state this engine publishes to. */
+  public ScopeRegistry registry() {
+    return registry;
+  }
+
+  // ---------------------------------------------------------------- submission and cancellation
+
+  private CompletableFuture<Outcome> doSubmit(ActionRequest req) {
+    Lane lane = lane(req.scope());
+    Instant now = scheduler.now();
+    CompletableFuture<Outcome> future = new CompletableFuture<>();
+    TaskState task = task(req.taskId());
+    if (task.cancelled) {
+      Outcome o = new Outcome(req.taskId(), 0, OutcomeCode.CANCELLED, false, false, 0, Duration.ZERO, OptionalInt.empty(),
+          holdAfter(req.scope(), now), "the task was cancelled; start a new task to send again",
+          "task " + req.taskId() + " was cancelled before this action was submitted", Optional.empty(), Optional.empty(), false, now);
+      later(() -> future.complete(o));
+      return future;
+    }
+    CoalesceKey key = coalesceKey(req);
+    if (key != null) {
+      Action leader = coalescing.get(key);
+      if (leader != null && !leader.done) {
+        leader.subscribers.add(new Subscriber(req.taskId(), future, true));
+        task.actions.add(leader);
+        return future;
+      }
+    }
+    Action a = new Action(nextActionId++, req, lane, Fingerprints.path(req.method(), req.routeTemplate(), req.body(), settings.circuit().volatileFields()), key);
+    a.subscribers.add(new Subscriber(req.taskId(), future, false));
+    task.actions.add(a);
+    if (key != null) {
+      coalescing.put(key, a);
+    }
+    enqueue(a, now, now);
+    pump(lane, now);
+    if (a.queued && !a.done && lane.queued > lane.settings.maxDelayedRequests()) {
+      finish(a, now, OutcomeCode.SCOPE_BACKPRESSURE, backpressureReason(lane), "retry later, when the scope's queue has drained", Optional.empty());
+    }
+    expireIfDue(a, now);
+    return future;
+  }
+
+  private int doCancel(String taskId) {
+    TaskState task = task(taskId);
+    task.cancelled = true;
+    Instant now = scheduler.now();
+    int count = 0;
+    Set<Lane> touched = new LinkedHashSet<>();
+    for (Action a : new ArrayList<>(task.actions)) {
+      List<Subscriber> mine = a.subscribers.stream().filter(s -> s.taskId.equals(taskId)).toList();
+      count += mine.size();
+      for (Subscriber s : mine) {
+        a.subscribers.remove(s);
+        complete(s, a, now, OutcomeCode.CANCELLED, "task " + taskId + " was cancelled",
+            a.inFlight ? "an attempt was in flight when the task was cancelled; check whether the provider acted before sending again"
+                : "nothing more will be sent for this action",
+            Optional.empty());
+      }
+      if (a.subscribers.isEmpty() && !a.done) {
+        a.done = true;
+        dequeue(a);
+        if (a.coalesceKey != null) {
+          coalescing.remove(a.coalesceKey, a);
+        }
+        if (a.inFlight && a.transportFuture != null) {
+          CompletableFuture<AttemptResult> f = a.transportFuture;
+          later(() -> f.cancel(true));
+        }
+        touched.add(a.lane);
+      }
+    }
+    task.actions.clear();
+    for (Lane lane : touched) {
+      pump(lane, now);
+    }
+    return count;
+  }
+
+  // ---------------------------------------------------------------- queueing
+
+  private void enqueue(Action a, Instant now, Instant dueAt) {
+    Lane lane = a.lane;
+    TaskState leaderTask = task(a.request.taskId());
+    Duration left = a.request.requestClass().maxWait().minus(a.waited);
+    a.expireAt = now.plus(left.isNegative() ? Duration.ZERO : left);
+    a.expireCode = OutcomeCode.BUDGET_EXHAUSTED;
+    Optional<Instant> deadline = leaderTask.budget.deadline();
+    if (deadline.isPresent() && deadline.get().isBefore(a.expireAt)) {
+      a.expireAt = deadline.get();
+      a.expireCode = OutcomeCode.DEADLINE_EXCEEDED;
+    }
+    Optional<Instant> hold = registry.nextAllowedAt(lane.settings.id()).filter(h -> h.isAfter(now));
+    a.dueAt = hold.isPresent() ? spreadAfter(hold.get(), dueAt, a.expireAt, lane) : dueAt;
+    a.queuedSince = now;
+    a.queued = true;
+    lane.queued++;
+    (a.dueAt.isAfter(now) ? lane.delayed : lane.ready).add(a);
+    Action self = a;
+    a.expiry = scheduler.schedule(a.expireAt, () -> locked(() -> {
+      onExpiry(self);
+      return null;
+    }));
+  }
+
+  /** {@code max(due, hold + uniform(0, spread))}, but not past the budget (unless the hold itself is). */
+  private Instant spreadAfter(Instant hold, Instant due, Instant expireAt, Lane lane) {
+    Duration spread = lane.settings.reopenSpread();
+    Instant t = hold;
+    if (!spread.isZero()) {
+      t = hold.plusNanos((long) (settings.random().nextDouble() * spread.toNanos()));
+    }
+    if (due.isAfter(t)) {
+      t = due;
+    }
+    Instant latest = expireAt.isAfter(hold) ? expireAt : hold;
+    return t.isAfter(latest) ? latest : t;
+  }
+
+  /** Re-dues every waiting request after a hold was set or extended. */
+  private void respread(Lane lane, Instant hold) {
+    List<Action> live = new ArrayList<>();
+    for (Action a : lane.ready) {
+      if (a.queued && !a.done) {
+        live.add(a);
+      }
+    }
+    for (Action a : lane.delayed) {
+      if (a.queued && !a.done) {
+        live.add(a);
+      }
+    }
+    lane.ready.clear();
+    lane.delayed.clear();
+    live.sort(Comparator.comparingLong(a -> a.seq)); // jitter is drawn in a deterministic order
+    for (Action a : live) {
+      a.dueAt = spreadAfter(hold, a.dueAt, a.expireAt, lane);
+      lane.delayed.add(a);
+    }
+  }
+
+  private void dequeue(Action a) {
+    if (a.queued) {
+      a.queued = false;
+      a.lane.queued--;
+      // the entry stays in its heap and is skipped when it surfaces: O(1) removal
+    }
+    if (a.expiry != null) {
+      a.expiry.cancel();
+      a.expiry = null;
+    }
+  }
+
+  private void onExpiry(Action a) {
+    if (a.done || !a.queued) {
+      return;
+    }
+    Instant now = scheduler.now();
+    pump(a.lane, now); // it may leave at exactly its last allowed instant
+    expireIfDue(a, now);
+  }
+
+  private void expireIfDue(Action a, Instant now) {
+    if (a.done || !a.queued || a.expireAt.isAfter(now)) {
+      return;
+    }
+    String what = a.expireCode == OutcomeCode.DEADLINE_EXCEEDED ? "the task's deadline (" + a.expireAt + ")"
+        : "the class " + a.request.requestClass().name() + "'s max_wait of " + seconds(a.request.requestClass().maxWait());
+    finish(a, now, a.expireCode, "waited " + seconds(a.waited.plus(Duration.between(a.queuedSince, now))) + " in the queue, reaching " + what
+        + ", while " + heldBy(a.lane, now), nextSafeWhenHeld(a.lane, now), Optional.empty());
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  private static final Comparator<Action> READY_ORDER = Comparator.comparing((Action a) -> a.request.priority())
+      .thenComparing(a -> a.dueAt)
+      .thenComparingLong(a -> a.seq);
+  private static final Comparator<Action> DUE_ORDER = Comparator.comparing((Action a) -> a.dueAt).thenComparingLong(a -> a.seq);
+
+  private void pump(Lane lane, Instant now) {
+    while (!lane.delayed.isEmpty() && !lane.delayed.peek().dueAt.isAfter(now)) {
+      Action a = lane.delayed.poll();
+      if (a.queued && !a.done) {
+        lane.ready.add(a);
+      }
+    }
+    ScopeId id = lane.settings.id();
+    Instant wakeAt = null;
+    while (!lane.ready.isEmpty()) {
+      Action a = lane.ready.peek();
+      if (!a.queued || a.done) {
+        lane.ready.poll();
+        continue;
+      }
+      // 1. task cancelled (normally handled eagerly by cancel(); kept as the first gate)
+      if (a.subscribers.stream().allMatch(s -> task(s.taskId).cancelled)) {
+        lane.ready.poll();
+        finish(a, now, OutcomeCode.CANCELLED, "the task was cancelled", "nothing more will be sent for this action", Optional.empty());
+        continue;
+      }
+      // 2. circuit open
+      Optional<CircuitBreaker.Open> open = circuit.openFor(a.request.taskId(), a.pathFingerprint, now);
+      if (open.isPresent()) {
+        lane.ready.poll();
+        finishCircuitOpen(a, now, open.get());
+        continue;
+      }
+      // 3. scope hold
+      Optional<Instant> hold = registry.nextAllowedAt(id).filter(h -> h.isAfter(now));
+      if (hold.isPresent()) {
+        wakeAt = hold.get();
+        break;
+      }
+      // 4. pacing
+      Instant paced = lane.pacer.earliest(a.request.priority(), now, registry.learnedQuota(id));
+      if (paced.isAfter(now)) {
+        wakeAt = paced;
+        break;
+      }
+      // 5. concurrency slot (a completion pumps again); a probing scope allows one attempt
+      if (lane.inFlight >= (lane.probing ? 1 : lane.settings.maxConcurrentRequests())) {
+        break;
+      }
+      // 6. task and action budgets
+      TaskState leader = task(a.request.taskId());
+      if (leader.budget.maxAttempts().isPresent() && leader.attempts >= leader.budget.maxAttempts().getAsInt()) {
+        lane.ready.poll();
+        finish(a, now, OutcomeCode.BUDGET_EXHAUSTED, "task " + a.request.taskId() + " has used all " + leader.budget.maxAttempts().getAsInt()
+            + " attempts of its budget", "raise the task's attempt budget or start a new task", Optional.empty());
+        continue;
+      }
+      if (now.isAfter(a.expireAt)) {
+        lane.ready.poll();
+        expireIfDue(a, now);
+        continue;
+      }
+      lane.ready.poll();
+      send(a, now);
+    }
+    Action nextDelayed = lane.delayed.peek();
+    if (nextDelayed != null && (wakeAt == null || nextDelayed.dueAt.isBefore(wakeAt))) {
+      wakeAt = nextDelayed.dueAt;
+    }
+    if (wakeAt != null) {
+      wakeAt(lane, wakeAt);
+    }
+  }
+
+  private void wakeAt(Lane lane, Instant t) {
+    if (lane.wake != null && !lane.wakeAt.isAfter(t)) {
+      return;
+    }
+    if (lane.wake != null) {
+      lane.wake.cancel();
+    }
+    Object token = new Object();
+    lane.wakeToken = token;
+    lane.wakeAt = t;
+    lane.wake = scheduler.schedule(t, () -> locked(() -> {
+      Lane current = lanes.get(lane.settings.id());
+      if (current == lane && lane.wakeToken == token) {
+        lane.wake = null;
+        lane.wakeToken = null;
+        pump(lane, scheduler.now());
+      }
+      return null;
+    }));
+  }
+
+  private void send(Action a, Instant now) {
+    Lane lane = a.lane;
+    a.waited = a.waited.plus(Duration.between(a.queuedSince, now));
+    dequeue(a);
+    a.attempts++;
+    task(a.request.taskId()).attempts++;
+    a.inFlight = true;
+    lane.inFlight++;
+    lane.pacer.onSend(now, registry.learnedQuota(lane.settings.id()));
+    ActionRequest r = a.request;
+    AttemptRequest attempt = new AttemptRequest(a.id, r.taskId(), r.scope(), r.method(), r.target(), r.headers(), r.body(), a.attempts, r.idempotencyKey());
+    CompletableFuture<AttemptResult> f;
+    try {
+      f = transport.send(attempt);
+      if (f == null) {
+        throw new IllegalStateException("transport returned no future");
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("transport failed to start attempt {} of action {}: {}", a.attempts, a.id, e.toString());
+      f = CompletableFuture.completedFuture(new AttemptResult.Failure(TransportFailure.CONNECT_FAILED));
+    }
+    a.transportFuture = f;
+    int number = a.attempts;
+    f.whenComplete((result, error) -> onTransportDone(a, number, result, error));
+  }
+
+  private void onTransportDone(Action a, int attempt, AttemptResult result, Throwable error) {
+    if (lock.isHeldByCurrentThread()) {
+      later(() -> onTransportDone(a, attempt, result, error)); // completed inside send(): process after this step
+      return;
+    }
+    locked(() -> {
+      attemptDone(a, result, error);
+      return null;
+    });
+  }
+
+  private void attemptDone(Action a, AttemptResult r, Throwable error) {
+    Instant now = scheduler.now();
+    Lane lane = a.lane;
+    lane.inFlight--;
+    a.inFlight = false;
+    a.transportFuture = null;
+    if (a.done) { // cancelled while in flight
+      pump(lane, now);
+      return;
+    }
+    AttemptResult result = r != null ? r : new AttemptResult.Failure(TransportFailure.RESET_AFTER_SEND);
+    if (r == null) {
+      LOG.warn("attempt of action {} completed exceptionally ({}); treated as outcome unknown after send", a.id, String.valueOf(error));
+    }
+    Classification c = settings.classifier().classify(result);
+    Headers headers = result instanceof AttemptResult.Response resp ? resp.headers() : Headers.empty();
+    RateLimitReading rateLimits = settings.rateLimitReader().read(headers, now);
+    List<HeaderNote> notes = new ArrayList<>();
+    Optional<ServerDelay> serverDelay = ServerDelay.from(ServerDelayReading.read(headers, now, settings.retryAfterPolicy()), rateLimits, c.verdict(),
+        now, settings.retryAfterPolicy(), notes);
+    ScopeId id = lane.settings.id();
+
+    // Publish to the scope FIRST: nobody may send into a scope whose 429 has been received.
+    Optional<Instant> holdBefore = registry.nextAllowedAt(id);
+    ScopeRecord record = registry.observe(id, new ResponseObservation(a.request.requestClass().name(), c, serverDelay, rateLimits, now));
+    if (!rateLimits.isEmpty()) {
+      lane.pacer.onObservation(registry.learnedQuota(id), lane.inFlight);
+    }
+    if (record.nextAllowedAt().isPresent() && record.nextAllowedAt().get().isAfter(now)
+        && (holdBefore.isEmpty() || record.nextAllowedAt().get().isAfter(holdBefore.get()))) {
+      respread(lane, record.nextAllowedAt().get());
+    }
+    // A rate-limited scope reopens with one probe; any other answer lets the others go.
+    lane.probing = c.verdict() == Verdict.RATE_LIMITED;
+
+    a.anySent |= c.verdict().requestSent();
+    a.responseReceived = c.verdict().responseReceived();
+    a.lastStatus = c.status();
+    a.lastResponse = result instanceof AttemptResult.Response resp ? Optional.of(resp) : Optional.empty();
+
+    Optional<CircuitBreaker.Open> open = Optional.empty();
+    if (countsForCircuit(c.verdict())) {
+      open = circuit.recordFailure(a.request.taskId(), a.pathFingerprint, Fingerprints.failure(a.pathFingerprint, c, result), c.reason(), now);
+    } else if (c.verdict() == Verdict.SUCCESS) {
+      circuit.recordSuccess(a.request.taskId(), a.pathFingerprint);
+    }
+
+    TaskState leader = task(a.request.taskId());
+    RequestClass rc = a.request.requestClass();
+    RetryContext ctx = new RetryContext(rc.name(), rc.maxAttempts(), rc.maxWait(), rc.retryStatuses(), a.request.write(),
+        a.request.idempotencyKey().isPresent(), a.request.lookupAvailable(), a.attempts, a.waited, leader.budget.deadline(), now);
+    RetryDecision d = settings.planner().decide(c, ctx, serverDelay, settings.random());
+    switch (d.action()) {
+      case DONE -> finish(a, now, OutcomeCode.fromCode(d.outcome().orElseThrow())
+          .orElseThrow(() -> new IllegalStateException("planner outcome without an engine outcome: " + d.outcome())), d.reason(), d.nextSafeAction(),
+          Optional.empty());
+      case RECONCILE -> finish(a, now, OutcomeCode.RECONCILIATION_REQUIRED, d.reason(), d.nextSafeAction(), Optional.empty());
+      case ESCALATE -> finish(a, now, OutcomeCode.ESCALATED, d.reason(), d.nextSafeAction(), Optional.empty());
+      case RETRY -> {
+        if (open.isPresent()) {
+          finishCircuitOpen(a, now, open.get());
+        } else if (leader.budget.maxAttempts().isPresent() && leader.attempts >= leader.budget.maxAttempts().getAsInt()) {
+          finish(a, now, OutcomeCode.BUDGET_EXHAUSTED, d.reason() + "; but task " + a.request.taskId() + " has used all "
+              + leader.budget.maxAttempts().getAsInt() + " attempts of its budget", "raise the task's attempt budget or start a new task", Optional.empty());
+        } else if (lane.queued >= lane.settings.maxDelayedRequests()) {
+          finish(a, now, OutcomeCode.SCOPE_BACKPRESSURE, d.reason() + "; but " + backpressureReason(lane),
+              "retry later, when the scope's queue has drained", Optional.empty());
+        } else {
+          enqueue(a, now, d.dueAt().orElseThrow());
+        }
+      }
+    }
+    pump(lane, now);
+    expireIfDue(a, now);
+  }
+
+  /** 429s are scheduling instructions, not failures of the path; everything else that failed counts. */
+  private static boolean countsForCircuit(Verdict v) {
+    return v != Verdict.SUCCESS && v != Verdict.RATE_LIMITED;
+  }
+
+  // ---------------------------------------------------------------- outcomes
+
+  private void finishCircuitOpen(Action a, Instant now, CircuitBreaker.Open open) {
+    finish(a, now, OutcomeCode.CIRCUIT_OPEN, "the same failure happened " + open.failures() + " times on this path within "
+        + seconds(settings.circuit().window()) + " (fingerprint " + open.fingerprint() + "); last error: " + open.lastError(),
+        "do not rephrase and resend: fix the cause named in the last error, or ask a person", Optional.of(open.fingerprint()));
+  }
+
+  private void finish(Action a, Instant now, OutcomeCode code, String reason, String nextSafe, Optional<String> fingerprint) {
+    if (a.done && a.subscribers.isEmpty()) {
+      return;
+    }
+    a.done = true;
+    dequeue(a);
+    if (a.coalesceKey != null) {
+      coalescing.remove(a.coalesceKey, a);
+    }
+    for (Subscriber s : a.subscribers) {
+      complete(s, a, now, code, reason, nextSafe, fingerprint);
+    }
+    a.subscribers.clear();
+  }
+
+  private void complete(Subscriber s, Action a, Instant now, OutcomeCode code, String reason, String nextSafe, Optional<String> fingerprint) {
+    Outcome o = new Outcome(s.taskId, a.id, code, a.anySent || a.inFlight, a.responseReceived && !a.inFlight, a.attempts, a.waited, a.lastStatus,
+        holdAfter(a.request.scope(), now), nextSafe, reason, code == OutcomeCode.CANCELLED ? Optional.empty() : a.lastResponse, fingerprint,
+        s.follower, now);
+    TaskState t = tasks.get(s.taskId);
+    if (t != null) {
+      t.actions.remove(a);
+      if (t.actions.isEmpty() && !t.cancelled && t.budget.equals(TaskBudget.NONE)) {
+        tasks.remove(s.taskId); // nothing to remember for a task without a budget
+      }
+    }
+    CompletableFuture<Outcome> f = s.future;
+    later(() -> f.complete(o));
+  }
+
+  private Optional<Instant> holdAfter(ScopeId id, Instant now) {
+    return registry.nextAllowedAt(id).filter(h -> h.isAfter(now));
+  }
+
+  private String heldBy(Lane lane, Instant now) {
+    Optional<ScopeRecord> rec = registry.record(lane.settings.id());
+    if (rec.isPresent() && rec.get().nextAllowedAt().isPresent() && rec.get().nextAllowedAt().get().isAfter(now)) {
+      return "the scope is held until " + rec.get().nextAllowedAt().get() + " (" + rec.get().source() + ")";
+    }
+    if (lane.inFlight >= lane.settings.maxConcurrentRequests()) {
+      return "all " + lane.settings.maxConcurrentRequests() + " concurrency slots of the scope were busy";
+    }
+    return "the scope's pacing or queue held it";
+  }
+
+  private String nextSafeWhenHeld(Lane lane, Instant now) {
+    Optional<Instant> hold = holdAfter(lane.settings.id(), now);
+    return hold.map(h -> "nothing was sent for this wait; try again after " + h + " as a new action")
+        .orElse("nothing was sent for this wait; try again later as a new action, or give the class a longer max_wait");
+  }
+
+  private static String backpressureReason(Lane lane) {
+    return "scope " + lane.settings.id() + " already holds " + lane.settings.maxDelayedRequests() + " waiting requests (max_delayed_requests)";
+  }
+
+  private static String seconds(Duration d) {
+    double s = d.toNanos() / 1e9;
+    return (s == Math.rint(s) ? String.valueOf((long) s) : String.format(java.util.Locale.ROOT, "%.3f", s)) + " s";
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private Lane lane(ScopeId id) {
+    Lane lane = lanes.get(Objects.requireNonNull(id, "scope"));
+    if (lane == null) {
+      throw new IllegalArgumentException("scope " + id + " is not registered with the engine; known scopes: " + lanes.keySet());
+    }
+    return lane;
+  }
+
+  private TaskState task(String id) {
+    return tasks.computeIfAbsent(id, k -> new TaskState());
+  }
+
+  private static CoalesceKey coalesceKey(ActionRequest r) {
+    if (!r.immutable() || !(r.method().equals("GET") || r.method().equals("HEAD"))) {
+      return null;
+    }
+    return new CoalesceKey(r.scope(), r.method(), r.routeTemplate(), r.target());
+  }
+
+  private <T> T locked(Supplier<T> work) {
+    lock.lock();
+    T result;
+    try {
+      result = work.get();
+    } finally {
+      lock.unlock();
+    }
+    drain();
+    return result;
+  }
+
+  private static void later(Runnable r) {
+    EFFECTS.get().add(r);
+  }
+
+  /** Runs deferred effects on this thread, outside the lock; nested calls leave it to the outer loop. */
+  private void drain() {
+    if (lock.isHeldByCurrentThread() || DRAINING.get()) {
+      return;
+    }
+    DRAINING.set(true);
+    RuntimeException first = null;
+    try {
+      ArrayDeque<Runnable> q = EFFECTS.get();
+      Runnable r;
+      while ((r = q.poll()) != null) {
+        try {
+          r.run();
+        } catch (RuntimeException e) {
+          LOG.error("engine effect failed", e);
+          if (first == null) {
+            first = e;
+          }
+        }
+      }
+    } finally {
+      DRAINING.set(false);
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  // ---------------------------------------------------------------- state (guarded by lock)
+
+  private record CoalesceKey(ScopeId scope, String method, String route, String target) {}
+
+  private record Subscriber(String taskId, CompletableFuture<Outcome> future, boolean follower) {}
+
+  private static final class TaskState {
+    TaskBudget budget = TaskBudget.NONE;
+    int attempts;
+    boolean cancelled;
+    final Set<Action> actions = new LinkedHashSet<>();
+  }
+
+  private static final class Lane {
+    final ScopeSettings settings;
+    final Pacer pacer;
+    final PriorityQueue<Action> ready = new PriorityQueue<>(READY_ORDER);
+    final PriorityQueue<Action> delayed = new PriorityQueue<>(DUE_ORDER);
+    int queued;
+    int inFlight;
+    /** Nothing known yet, or just rate limited: one attempt at a time until an answer that is not a 429. */
+    boolean probing = true;
+    Cancellable wake;
+    Instant wakeAt;
+    Object wakeToken;
+
+    Lane(ScopeSettings settings) {
+      this.settings = settings;
+      this.pacer = new Pacer(settings.rate());
+    }
+  }
+
+  private static final class Action {
+    final long id;
+    final long seq;
+    final ActionRequest request;
+    final String pathFingerprint;
+    final CoalesceKey coalesceKey;
+    final List<Subscriber> subscribers = new ArrayList<>(1);
+    final Lane lane;
+    int attempts;
+    Duration waited = Duration.ZERO;
+    Instant queuedSince;
+    Instant dueAt;
+    Instant expireAt;
+    OutcomeCode expireCode;
+    Cancellable expiry;
+    boolean queued;
+    boolean inFlight;
+    boolean done;
+    boolean anySent;
+    boolean responseReceived;
+    OptionalInt lastStatus = OptionalInt.empty();
+    Optional<AttemptResult.Response> lastResponse = Optional.empty();
+    CompletableFuture<AttemptResult> transportFuture;
+
+    Action(long id, ActionRequest request, Lane lane, String pathFingerprint, CoalesceKey coalesceKey) {
+      this.id = id;
+      this.seq = id;
+      this.request = request;
+      this.lane = lane;
+      this.pathFingerprint = pathFingerprint;
+      this.coalesceKey = coalesceKey;
+    }
+  }
+}

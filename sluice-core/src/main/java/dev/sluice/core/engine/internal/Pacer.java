@@ -1,0 +1,142 @@
+package dev.sluice.core.engine.internal;
+
+import dev.sluice.core.engine.Priority;
+import dev.sluice.core.engine.RateSettings;
+import dev.sluice.core.scope.LearnedQuota;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * One scope's pacing bucket. Not thread-safe: the engine calls it under its lock.
+ *
+ * <p>Three rules, all must pass (see {@link RateSettings}): a sliding log of send instants keeps
+ * every window of length {@code per} at or below the limit (background work at or below its
+ * share); a GCRA bucket spaces sends at {@code per / requests} with up to {@code burst} back to
+ * back; and, with a quota learned from headers, an estimate of the provider's remaining count
+ * (observed remainder minus what Sluice sent since) holds sends until the reset once it reaches 0.
+ * The configured rate wins over a learned one.
+ */
+public final class Pacer {
+  private record Rate(int requests, Duration per, int backgroundLimit, int burst) {
+    Duration interval() {
+      return per.dividedBy(requests);
+    }
+  }
+
+  private final Optional<Rate> configured;
+  private Instant[] ring = new Instant[16];
+  private int head;
+  private int size;
+  private Instant tat;
+  private long estimate = Long.MIN_VALUE; // unknown
+  private Instant estimateReset;
+
+  public Pacer(Optional<RateSettings> configured) {
+    this.configured = configured.map(r -> new Rate(r.requests(), r.per(), r.backgroundLimit(), r.burst().orElse(1)));
+  }
+
+  /** The earliest instant, not before {@code now}, at which a send of this priority may leave. */
+  public Instant earliest(Priority priority, Instant now, Optional<LearnedQuota> learned) {
+    Instant t = now;
+    Optional<Rate> rate = rate(learned);
+    if (rate.isPresent()) {
+      Rate r = rate.get();
+      prune(now, r.per());
+      int limit = priority == Priority.INTERACTIVE ? r.requests() : r.backgroundLimit();
+      if (size >= limit) {
+        t = max(t, at(size - limit).plus(r.per()));
+      }
+      if (tat != null) {
+        t = max(t, tat.minus(r.interval().multipliedBy(r.burst() - 1)));
+      }
+    }
+    if (estimate != Long.MIN_VALUE && estimate <= 0 && estimateReset != null && estimateReset.isAfter(now)) {
+      t = max(t, estimateReset);
+    }
+    return t;
+  }
+
+  /** Records a send at {@code now}. */
+  public void onSend(Instant now, Optional<LearnedQuota> learned) {
+    Optional<Rate> rate = rate(learned);
+    if (rate.isPresent()) {
+      Rate r = rate.get();
+      push(now, r.requests());
+      Instant base = tat == null || tat.isBefore(now) ? now : tat;
+      tat = base.plus(r.interval());
+    }
+    if (estimate != Long.MIN_VALUE) {
+      if (estimateReset != null && !estimateReset.isAfter(now)) {
+        estimate = Long.MIN_VALUE; // the provider's counter has reset: the estimate is stale
+      } else {
+        estimate--;
+      }
+    }
+  }
+
+  /**
+   * Takes a fresh remainder from the headers. Requests still in flight were sent after the
+   * response was produced, so they are subtracted: the estimate errs towards waiting.
+   */
+  public void onObservation(Optional<LearnedQuota> learned, int othersInFlight) {
+    if (learned.isEmpty() || learned.get().remaining().isEmpty() || learned.get().resetAt().isEmpty()) {
+      return;
+    }
+    estimate = learned.get().remaining().getAsLong() - othersInFlight;
+    estimateReset = learned.get().resetAt().get();
+  }
+
+  /** The rate in force, for operators. */
+  public OptionalInt requestsPerWindow(Optional<LearnedQuota> learned) {
+    return rate(learned).map(r -> OptionalInt.of(r.requests())).orElse(OptionalInt.empty());
+  }
+
+  private Optional<Rate> rate(Optional<LearnedQuota> learned) {
+    if (configured.isPresent()) {
+      return configured;
+    }
+    if (learned.isPresent() && learned.get().hasRate()) {
+      long limit = Math.min(Integer.MAX_VALUE, learned.get().limit().getAsLong());
+      return Optional.of(new Rate((int) limit, learned.get().window().get(), (int) limit, 1));
+    }
+    return Optional.empty();
+  }
+
+  private void prune(Instant now, Duration per) {
+    Instant floor = now.minus(per);
+    while (size > 0 && !at(0).isAfter(floor)) {
+      ring[head] = null;
+      head = (head + 1) % ring.length;
+      size--;
+    }
+  }
+
+  private void push(Instant t, int keep) {
+    if (size == ring.length && size < keep) {
+      Instant[] bigger = new Instant[ring.length * 2];
+      for (int i = 0; i < size; i++) {
+        bigger[i] = at(i);
+      }
+      ring = bigger;
+      head = 0;
+    }
+    if (size == ring.length || size >= keep) {
+      // Only the last `keep` sends can decide a window; drop the oldest.
+      ring[head] = null;
+      head = (head + 1) % ring.length;
+      size--;
+    }
+    ring[(head + size) % ring.length] = t;
+    size++;
+  }
+
+  private Instant at(int i) {
+    return ring[(head + i) % ring.length];
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+}
