@@ -71,8 +71,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: every state change happens under one lock; the transport is called under it (it
  * must not block, see {@link Transport}), so no send can be decided or made after a 429 has been
- * published. Callers' futures are completed, and transport completions that arrive on the locking
- * thread are processed, after the lock is released, on that thread (no recursion). Thread-safe.
+ * published. A transport completion that arrives on the thread holding the lock (a transport that
+ * answers at once) is processed before the lock is released, iteratively, never recursively.
+ * Callers' futures are completed after the lock is released, so their callbacks may call the
+ * engine again. Thread-safe.
  */
 public final class Engine {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
@@ -88,6 +90,8 @@ public final class Engine {
   private final Map<ScopeId, Lane> lanes = new HashMap<>();
   private final Map<String, TaskState> tasks = new HashMap<>();
   private final Map<CoalesceKey, Action> coalescing = new HashMap<>();
+  /** Transport completions that arrived on the thread holding the lock; run before it unlocks. */
+  private final ArrayDeque<Runnable> completions = new ArrayDeque<>();
   private long nextActionId = 1;
 
   /**
@@ -492,7 +496,9 @@ public final class Engine {
 
   private void onTransportDone(Action a, int attempt, AttemptResult result, Throwable error) {
     if (lock.isHeldByCurrentThread()) {
-      later(() -> onTransportDone(a, attempt, result, error)); // completed inside send(): process after this step
+      // Completed inside send(): processed before the lock is released, so no other thread can
+      // send in between, and without recursion.
+      completions.add(() -> attemptDone(a, result, error));
       return;
     }
     locked(() -> {
@@ -676,6 +682,10 @@ public final class Engine {
     T result;
     try {
       result = work.get();
+      Runnable c;
+      while ((c = completions.poll()) != null) {
+        c.run();
+      }
     } finally {
       lock.unlock();
     }
