@@ -60,17 +60,26 @@ final class RecordingTransport implements Transport {
       result = script.apply(request);
       open.add(f);
     }
-    f.whenComplete((r, e) -> {
-      synchronized (this) {
-        inFlight--;
-        completions.add(clock.now());
-        open.remove(f);
+    java.util.concurrent.atomic.AtomicBoolean answered = new java.util.concurrent.atomic.AtomicBoolean();
+    Runnable leave = () -> {
+      if (answered.compareAndSet(false, true)) {
+        synchronized (this) {
+          inFlight--;
+          completions.add(clock.now());
+          open.remove(f);
+        }
       }
-    });
+    };
+    // The response leaves the provider before the engine hears of it; a cancel frees it too.
+    f.whenComplete((r, e) -> leave.run());
     if (latency.isZero()) {
+      leave.run();
       f.complete(result);
     } else {
-      clock.schedule(clock.now().plus(latency), () -> f.complete(result));
+      clock.schedule(clock.now().plus(latency), () -> {
+        leave.run();
+        f.complete(result);
+      });
     }
     return f;
   }
