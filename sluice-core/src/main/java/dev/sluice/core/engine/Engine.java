@@ -547,18 +547,21 @@ public final class Engine {
     a.lastStatus = c.status();
     a.lastResponse = result instanceof AttemptResult.Response resp ? Optional.of(resp) : Optional.empty();
 
-    Optional<CircuitBreaker.Open> open = Optional.empty();
-    if (countsForCircuit(c.verdict())) {
-      open = circuit.recordFailure(a.request.taskId(), a.pathFingerprint, Fingerprints.failure(a.pathFingerprint, c, result), c.reason(), now);
-    } else if (c.verdict() == Verdict.SUCCESS) {
-      circuit.recordSuccess(a.request.taskId(), a.pathFingerprint);
-    }
-
     TaskState leader = task(a.request.taskId());
     RequestClass rc = a.request.requestClass();
     RetryContext ctx = new RetryContext(rc.name(), rc.maxAttempts(), rc.maxWait(), rc.retryStatuses(), a.request.write(),
         a.request.idempotencyKey().isPresent(), a.request.lookupAvailable(), a.attempts, a.waited, leader.budget.deadline(), now);
     RetryDecision d = settings.planner().decide(c, ctx, serverDelay, settings.random());
+    // The circuit counts actions that ended in a failure, not each bounded retry inside one action:
+    // it stops an agent resubmitting the same failing call, and never cuts max_attempts short.
+    Optional<CircuitBreaker.Open> open = Optional.empty();
+    if (d.action() != RetryDecision.Action.RETRY && countsForCircuit(c.verdict())) {
+      circuit.recordFailure(a.request.taskId(), a.pathFingerprint, Fingerprints.failure(a.pathFingerprint, c, result), c.reason(), now);
+    } else if (c.verdict() == Verdict.SUCCESS) {
+      circuit.recordSuccess(a.request.taskId(), a.pathFingerprint);
+    } else if (d.action() == RetryDecision.Action.RETRY) {
+      open = circuit.openFor(a.request.taskId(), a.pathFingerprint, now);
+    }
     switch (d.action()) {
       case DONE -> finish(a, now, OutcomeCode.fromCode(d.outcome().orElseThrow())
           .orElseThrow(() -> new IllegalStateException("planner outcome without an engine outcome: " + d.outcome())), d.reason(), d.nextSafeAction(),
