@@ -604,6 +604,10 @@ public final class Engine {
       return;
     }
     a.done = true;
+    if (a.queued) {
+      a.waited = a.waited.plus(Duration.between(a.queuedSince, now)); // waiting that never led to a send still counts
+      a.queuedSince = now;
+    }
     dequeue(a);
     if (a.coalesceKey != null) {
       coalescing.remove(a.coalesceKey, a);
@@ -615,7 +619,8 @@ public final class Engine {
   }
 
   private void complete(Subscriber s, Action a, Instant now, OutcomeCode code, String reason, String nextSafe, Optional<String> fingerprint) {
-    Outcome o = new Outcome(s.taskId, a.id, code, a.anySent || a.inFlight, a.responseReceived && !a.inFlight, a.attempts, a.waited, a.lastStatus,
+    Duration waited = a.queued ? a.waited.plus(Duration.between(a.queuedSince, now)) : a.waited;
+    Outcome o = new Outcome(s.taskId, a.id, code, a.anySent || a.inFlight, a.responseReceived && !a.inFlight, a.attempts, waited, a.lastStatus,
         holdAfter(a.request.scope(), now), nextSafe, reason, code == OutcomeCode.CANCELLED ? Optional.empty() : a.lastResponse, fingerprint,
         s.follower, now);
     TaskState t = tasks.get(s.taskId);
