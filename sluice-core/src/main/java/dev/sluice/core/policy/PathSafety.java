@@ -129,8 +129,11 @@ public final class PathSafety {
         if (v < 0x20 || v == 0x7f) {
           return refuse("encoded_control", "the path contains an encoded control character ('" + path.substring(i, i + 3) + "')");
         }
-        if (v == '%') {
-          int next = PathCodec.pctByte(path, i + 3);
+        if (v == '%' && i + 4 < path.length()) {
+          // %25 followed by 2F, 5C or 2E: a server that decodes twice would see a slash or a dot.
+          int hi = PathCodec.hexValue(path.charAt(i + 3));
+          int lo = PathCodec.hexValue(path.charAt(i + 4));
+          int next = hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
           if (next == '/' || next == '\\' || next == '.') {
             return refuse("double_encoding", "the path contains a double-encoded '" + (char) next + "' ('" + path.substring(i, i + 5) + "')");
           }

@@ -116,7 +116,7 @@ public record Provider(
    * @param rawTarget the request path relative to the base URL, still percent-encoded, optionally
    *     with a query
    * @throws IllegalArgumentException when the target is unsafe ({@link PathSafety}): the caller
-   *     must refuse such a request, never classify it
+   *     must refuse such a request, never classify it; or when the method is not an HTTP token
    */
   public RouteMatch classify(String method, String rawTarget) {
     Objects.requireNonNull(method, "method");

@@ -8,7 +8,8 @@ import java.util.Optional;
  * One declared route of a provider ({@code providers.P.routes[]}): which requests it covers and how
  * Sluice treats them.
  *
- * @param method an HTTP method in upper case ({@code GET}, {@code POST}, ...); compared exactly
+ * @param method an HTTP method ({@code GET}, {@code POST}, ...), compared exactly (case-sensitively);
+ *     the loader only accepts upper-case methods in declared routes
  * @param path the path template, see {@link RouteTemplate} for the matching rule
  * @param requestClass the name of a request class ({@code class}); it must exist in the policy
  * @param immutable the resource never changes, so identical concurrent reads may be coalesced;
@@ -38,8 +39,8 @@ public record Route(
     Objects.requireNonNull(externalReference, "externalReference");
     Objects.requireNonNull(operationId, "operationId");
     Objects.requireNonNull(approval, "approval");
-    if (!isMethod(method)) {
-      throw new IllegalArgumentException("method must be an upper-case HTTP method such as GET or POST, got '" + method + "'");
+    if (!Syntax.isToken(method)) {
+      throw new IllegalArgumentException("method must be an HTTP method token such as GET or POST, got '" + method + "'");
     }
     if (immutable && !isRead(method)) {
       throw new IllegalArgumentException("only GET and HEAD routes can be immutable (coalescing is for reads), got " + method);
@@ -63,6 +64,9 @@ public record Route(
   /**
    * The synthetic route of a request no declared route matches: {@code read} for GET and HEAD,
    * {@code uncertain_write} for any other method (so an unknown write is never repeated blindly).
+   * Methods are case-sensitive: {@code get} is not GET and so falls under {@code uncertain_write}.
+   *
+   * @throws IllegalArgumentException when the method is not an HTTP token
    */
   public static Route unmatched(String method) {
     String cls = isRead(method) ? RequestClass.READ : RequestClass.UNCERTAIN_WRITE;

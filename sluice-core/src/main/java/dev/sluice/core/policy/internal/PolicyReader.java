@@ -225,11 +225,11 @@ public final class PolicyReader {
   }
 
   private Optional<RequestClass> requestClass(String name, YamlValue v) {
+    int before = problems.count();
     Optional<YamlMapping> m = v.mapping(CLASS_KEYS, null, "a mapping with max_attempts, max_wait_seconds and retry_statuses");
     if (m.isEmpty()) {
       return Optional.empty();
     }
-    int before = problems.count();
     Optional<Integer> attempts = m.get().required("max_attempts", "a whole number, at least 1 (1 = never repeat)")
         .flatMap(x -> x.integer(1, 1000, "at least 1 (1 = never repeat), at most 1000"));
     Optional<Duration> wait = m.get().required("max_wait_seconds", "seconds, zero or more")
@@ -263,11 +263,11 @@ public final class PolicyReader {
   // ---------------------------------------------------------------- engine-wide settings
 
   private Optional<SharedScope> sharedScope(YamlValue v, SharedScope defaults) {
+    int before = problems.count();
     Optional<YamlMapping> m = v.mapping(SHARED_SCOPE_KEYS, null, "a mapping with max_delayed_requests and max_concurrent_requests");
     if (m.isEmpty()) {
       return Optional.empty();
     }
-    int before = problems.count();
     int delayed = m.get().optional("max_delayed_requests").flatMap(x -> x.integer(0, 1_000_000, "zero or more, at most 1000000"))
         .orElse(defaults.maxDelayedRequests());
     int concurrent = m.get().optional("max_concurrent_requests").flatMap(x -> x.integer(1, 10_000, "at least 1, at most 10000"))
@@ -279,11 +279,11 @@ public final class PolicyReader {
   }
 
   private Optional<RetryAfterSettings> retryAfter(YamlValue v) {
+    int before = problems.count();
     Optional<YamlMapping> m = v.mapping(RETRY_AFTER_KEYS, null, "a mapping with minimum_delay_seconds and cap_seconds");
     if (m.isEmpty()) {
       return Optional.empty();
     }
-    int before = problems.count();
     Duration min = m.get().optional("minimum_delay_seconds").flatMap(x -> x.seconds(false))
         .orElse(RetryAfterSettings.DEFAULT.minimumDelay());
     Optional<YamlValue> capNode = m.get().optional("cap_seconds");
@@ -300,11 +300,11 @@ public final class PolicyReader {
   }
 
   private Optional<BackoffSettings> backoff(YamlValue v) {
+    int before = problems.count();
     Optional<YamlMapping> m = v.mapping(BACKOFF_KEYS, null, "a mapping with base_seconds and max_seconds");
     if (m.isEmpty()) {
       return Optional.empty();
     }
-    int before = problems.count();
     Duration base = m.get().optional("base_seconds").flatMap(x -> x.seconds(false)).orElse(BackoffSettings.DEFAULT.base());
     Optional<YamlValue> maxNode = m.get().optional("max_seconds");
     Duration max = maxNode.flatMap(x -> x.seconds(false)).orElse(BackoffSettings.DEFAULT.max());
@@ -336,21 +336,19 @@ public final class PolicyReader {
         problems.at(e.getValue().key(), pv.path(), "'" + id + "' is not a valid provider id; expected letters, digits, _ and -, "
             + "starting with a letter or digit, at most 64 characters (it becomes the first segment of gateway URLs)");
       }
-      Optional<Provider> p = provider(id, pv, defaultScope);
-      if (idOk) {
-        p.ifPresent(x -> out.put(id, x));
-      }
+      // Checked even with a bad id, so its other mistakes show up in the same run.
+      provider(id, pv, defaultScope, idOk).ifPresent(x -> out.put(id, x));
     }
     return out;
   }
 
-  private Optional<Provider> provider(String id, YamlValue v, SharedScope defaultScope) {
+  private Optional<Provider> provider(String id, YamlValue v, SharedScope defaultScope, boolean idOk) {
+    int before = problems.count();
     Optional<YamlMapping> mo = v.mapping(PROVIDER_KEYS, PROVIDER_HINTS, "a mapping with base_url, credential, routes, ...");
     if (mo.isEmpty()) {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    int before = problems.count();
     Optional<URI> baseUrl = m.required("base_url", "an absolute http or https URL such as https://api.example.com")
         .flatMap(this::baseUrl);
     Optional<Credential> credential = m.optional("credential").flatMap(this::credential);
@@ -366,7 +364,7 @@ public final class PolicyReader {
     List<QuotaExhaustedMatcher> quota = m.optional("quota_exhausted").map(this::quotaMatchers).orElse(List.of());
     boolean hasIdempotency = m.optional("idempotency_header").isPresent();
     List<Route> routes = m.optional("routes").map(x -> routes(x, hasIdempotency)).orElse(List.of());
-    if (problems.count() > before) {
+    if (problems.count() > before || !idOk) {
       return Optional.empty();
     }
     return build(v, () -> new Provider(id, baseUrl.get(), credential, scope, rate, shared, idem, dialect, quota, routes));
@@ -384,12 +382,12 @@ public final class PolicyReader {
   }
 
   private Optional<Credential> credential(YamlValue v) {
+    int before = problems.count();
     Optional<YamlMapping> mo = v.mapping(CREDENTIAL_KEYS, null, "a mapping with header, format and secret_env or secret_file");
     if (mo.isEmpty()) {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    int before = problems.count();
     String header = m.optional("header").flatMap(x -> headerName(x, "credential.header")).orElse("Authorization");
     String format = m.optional("format").flatMap(this::credentialFormat).orElse("Bearer {secret}");
     Optional<SecretRef> secret = secretRef(m, "secret_env", "secret_file", "BILLING_API_TOKEN");
@@ -428,6 +426,9 @@ public final class PolicyReader {
       return Optional.empty();
     }
     if (!hasEnv && !hasFile) {
+      if (m.misspelt(envKey) || m.misspelt(fileKey)) {
+        return Optional.empty(); // the misspelt key was reported already
+      }
       problems.at(m.self().node(), YamlValue.child(m.self().path(), envKey),
           "missing " + envKey + " or " + fileKey + "; expected exactly one (e.g. " + envKey + ": " + example + ")");
       return Optional.empty();
@@ -483,12 +484,12 @@ public final class PolicyReader {
   }
 
   private Optional<Rate> rate(YamlValue v) {
+    int before = problems.count();
     Optional<YamlMapping> mo = v.mapping(RATE_KEYS, null, "a mapping with requests and per_seconds (and optionally interactive_reserve, burst)");
     if (mo.isEmpty()) {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    int before = problems.count();
     Optional<Integer> requests = m.required("requests", "a whole number of requests, more than 0")
         .flatMap(x -> x.integer(1, Integer.MAX_VALUE, "more than 0"));
     Optional<Duration> per = m.required("per_seconds", "the window in seconds, more than 0").flatMap(x -> x.seconds(false));
@@ -532,12 +533,12 @@ public final class PolicyReader {
   }
 
   private Optional<QuotaExhaustedMatcher> quotaMatcher(YamlValue v) {
+    int before = problems.count();
     Optional<YamlMapping> mo = v.mapping(QUOTA_KEYS, null, "a mapping with status, reset and optionally json_pointer and equals");
     if (mo.isEmpty()) {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    int before = problems.count();
     Optional<Integer> status = m.required("status", "an HTTP status, 100-599").flatMap(x -> x.integer(100, 599, "an HTTP status, 100-599"));
     Optional<String> pointer = m.optional("json_pointer").flatMap(this::jsonPointer);
     Optional<Object> equals = m.optional("equals").flatMap(x -> x.scalarValue("a string, number or boolean to compare with"));
@@ -580,12 +581,12 @@ public final class PolicyReader {
   }
 
   private Optional<Route> route(YamlValue v, boolean providerHasIdempotency, Map<String, YamlValue> seen) {
+    int before = problems.count();
     Optional<YamlMapping> mo = v.mapping(ROUTE_KEYS, ROUTE_HINTS, "a mapping with method, path and class");
     if (mo.isEmpty()) {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    int before = problems.count();
     Optional<String> method = m.required("method", "an HTTP method such as GET or POST").flatMap(this::method);
     Optional<YamlValue> pathNode = m.required("path", "a path template such as /v1/items/{id}");
     Optional<RouteTemplate> path = pathNode.flatMap(this::routeTemplate);
@@ -677,16 +678,17 @@ public final class PolicyReader {
   }
 
   private Optional<Lookup> lookup(YamlValue v) {
+    int before = problems.count();
     Optional<YamlMapping> mo = v.mapping(LOOKUP_KEYS, null,
         "a mapping with method and path, such as {method: GET, path: \"/v1/items?key={idempotency_key}\"}");
     if (mo.isEmpty()) {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    int before = problems.count();
     Optional<YamlValue> methodNode = m.optional("method");
-    String method = methodNode.flatMap(this::method).orElse("GET");
-    if (methodNode.isPresent() && problems.count() == before && !Route.isRead(method)) {
+    Optional<String> given = methodNode.flatMap(this::method);
+    String method = given.orElse("GET");
+    if (given.isPresent() && !Route.isRead(method)) {
       methodNode.get().error("found " + method + ", expected GET or HEAD: a look-up must never change anything");
     }
     Optional<LookupTemplate> path = m.required("path", "a path such as /v1/items?key={idempotency_key}").flatMap(x ->
@@ -717,6 +719,9 @@ public final class PolicyReader {
     }
     YamlMapping m = mo.get();
     if (m.has("json_pointer") == m.has("header")) {
+      if (!m.has("header") && (m.misspelt("json_pointer") || m.misspelt("header"))) {
+        return Optional.empty();
+      }
       problems.at(m.self().node(), m.self().path(), (m.has("header") ? "both json_pointer and header are set" : "neither json_pointer nor header is set")
           + "; expected exactly one (json_pointer: /id, or header: Location)");
       return Optional.empty();
@@ -749,12 +754,12 @@ public final class PolicyReader {
   }
 
   private Optional<Agent> agent(YamlValue v, Map<String, YamlValue> ids, Map<String, YamlValue> tokens) {
+    int before = problems.count();
     Optional<YamlMapping> mo = v.mapping(AGENT_KEYS, null, "a mapping with id, token_env or token_file, and providers");
     if (mo.isEmpty()) {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    int before = problems.count();
     Optional<YamlValue> idNode = m.required("id", "an agent id such as inventory-bot");
     Optional<String> id = idNode.flatMap(x -> x.string("an agent id such as inventory-bot")).flatMap(s -> {
       if (!Syntax.AGENT_ID.matcher(s).matches()) {
@@ -811,8 +816,11 @@ public final class PolicyReader {
   private <T> Optional<T> build(YamlValue at, Supplier<T> constructor) {
     try {
       return Optional.of(constructor.get());
-    } catch (IllegalArgumentException | java.util.NoSuchElementException | NullPointerException e) {
+    } catch (IllegalArgumentException e) {
       at.error(String.valueOf(e.getMessage()));
+      return Optional.empty();
+    } catch (java.util.NoSuchElementException | NullPointerException e) {
+      at.error("this part could not be checked (" + e.getClass().getSimpleName() + "); please report it with the file");
       return Optional.empty();
     }
   }

@@ -12,10 +12,18 @@ public final class YamlMapping {
 
   private final YamlValue self;
   private final Map<String, Entry> entries;
+  /** Known keys that an unknown key was reported as a likely misspelling of. */
+  private final Set<String> misspelt;
 
-  YamlMapping(YamlValue self, Map<String, Entry> entries) {
+  YamlMapping(YamlValue self, Map<String, Entry> entries, Set<String> misspelt) {
     this.self = self;
     this.entries = entries;
+    this.misspelt = misspelt;
+  }
+
+  /** Whether an unknown key here was reported as a likely misspelling of this key. */
+  public boolean misspelt(String key) {
+    return misspelt.contains(key);
   }
 
   public YamlValue self() {
@@ -54,9 +62,13 @@ public final class YamlMapping {
   /**
    * The value of a required key; when it is missing or empty a problem is recorded saying what
    * belongs there, with the key's path and the position of the mapping (or of the empty value).
+   * When an unknown key was already reported as a misspelling of this one, nothing more is said.
    */
   public Optional<YamlValue> required(String key, String expected) {
     Entry e = entries.get(key);
+    if (e == null && misspelt.contains(key)) {
+      return Optional.empty(); // already reported as "unknown key ...; did you mean '<key>'?"
+    }
     if (e == null) {
       self.problems().at(self.node(), YamlValue.child(self.path(), key), "missing required key '" + key + "'; expected " + expected);
       return Optional.empty();

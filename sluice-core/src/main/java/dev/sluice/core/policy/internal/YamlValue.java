@@ -82,6 +82,7 @@ public final class YamlValue {
       return Optional.empty();
     }
     Map<String, YamlMapping.Entry> entries = new LinkedHashMap<>();
+    java.util.Set<String> misspelt = new java.util.HashSet<>();
     for (NodeTuple t : m.getValue()) {
       Node k = t.getKeyNode();
       if (!(k instanceof ScalarNode ks) || ks.getTag().equals(Tag.NULL)) {
@@ -98,16 +99,17 @@ public final class YamlValue {
       }
       if (knownKeys != null && !knownKeys.contains(key)) {
         String where = hints == null ? null : hints.get(key);
+        Optional<String> close = where != null ? Optional.empty() : Suggest.closest(key, knownKeys);
+        close.ifPresent(misspelt::add);
         String help = where != null
             ? "; '" + key + "' belongs under '" + where + "'"
-            : Suggest.closest(key, knownKeys).map(c -> "; did you mean '" + c + "'?")
-                .orElse("; expected one of: " + String.join(", ", knownKeys));
+            : close.map(c -> "; did you mean '" + c + "'?").orElse("; expected one of: " + String.join(", ", knownKeys));
         problems.at(k, keyPath, "unknown key '" + key + "'" + help);
         continue;
       }
       entries.put(key, new YamlMapping.Entry(k, new YamlValue(t.getValueNode(), keyPath, problems)));
     }
-    return Optional.of(new YamlMapping(this, entries));
+    return Optional.of(new YamlMapping(this, entries, misspelt));
   }
 
   /** This node as a list of values (paths {@code p[0]}, {@code p[1]}, ...). */
