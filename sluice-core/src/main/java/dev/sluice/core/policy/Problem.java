@@ -25,7 +25,8 @@ public record Problem(String file, String path, int line, int column, String mes
 
   /**
    * The problem as one line: {@code FILE:LINE:COL: path: message}. The position is left out when
-   * unknown and the path when empty, so a missing file reads {@code FILE: message}.
+   * unknown and the path when empty, so a missing file reads {@code FILE: message}. Control
+   * characters in the path or message are escaped ({@code \u000a}), so it is always one line.
    */
   public String render() {
     StringBuilder b = new StringBuilder(file);
@@ -37,9 +38,26 @@ public record Problem(String file, String path, int line, int column, String mes
     }
     b.append(": ");
     if (!path.isEmpty()) {
-      b.append(path).append(": ");
+      b.append(printable(path)).append(": ");
     }
-    return b.append(message).toString();
+    return b.append(printable(message)).toString();
+  }
+
+  /** Control characters (a quoted key may hold a line break) escaped, so a problem stays one line. */
+  private static String printable(String s) {
+    StringBuilder b = null;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029 || c == 0x85) {
+        if (b == null) {
+          b = new StringBuilder(s.substring(0, i));
+        }
+        b.append(String.format("\\u%04x", (int) c));
+      } else if (b != null) {
+        b.append(c);
+      }
+    }
+    return b == null ? s : b.toString();
   }
 
   @Override

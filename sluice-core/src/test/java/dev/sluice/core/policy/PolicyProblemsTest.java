@@ -761,6 +761,14 @@ class PolicyProblemsTest {
     }
 
     @Test
+    void aKeyWithALineBreakStillRendersOnOneLine() {
+      PolicyException e = catchThrowableOfType(PolicyException.class, () -> PolicyLoader.parse("\"a\\nb\": 1\n", "sluice.yaml"));
+
+      assertThat(e.problems()).singleElement().satisfies(p -> assertThat(p.path()).isEqualTo("a\nb"));
+      assertThat(e.getMessage()).doesNotContain("\n").startsWith("sluice.yaml:1:1: a\\u000ab: unknown key 'a\\u000ab'");
+    }
+
+    @Test
     void aByteOrderMarkIsIgnored() {
       assertThat(PolicyLoader.parse("\uFEFFlisten: 127.0.0.1:9000\n", "sluice.yaml").listen().port()).isEqualTo(9000);
     }
