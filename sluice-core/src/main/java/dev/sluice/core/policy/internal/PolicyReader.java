@@ -2,13 +2,9 @@ package dev.sluice.core.policy.internal;
 
 import dev.sluice.core.headers.RateLimitDialect;
 import dev.sluice.core.policy.Agent;
-import dev.sluice.core.policy.Approval;
 import dev.sluice.core.policy.BackoffSettings;
 import dev.sluice.core.policy.Credential;
 import dev.sluice.core.policy.ListenAddress;
-import dev.sluice.core.policy.Lookup;
-import dev.sluice.core.policy.LookupTemplate;
-import dev.sluice.core.policy.OperationIdSource;
 import dev.sluice.core.policy.Policy;
 import dev.sluice.core.policy.PolicyException;
 import dev.sluice.core.policy.Provider;
@@ -18,7 +14,6 @@ import dev.sluice.core.policy.Rate;
 import dev.sluice.core.policy.RequestClass;
 import dev.sluice.core.policy.RetryAfterSettings;
 import dev.sluice.core.policy.Route;
-import dev.sluice.core.policy.RouteTemplate;
 import dev.sluice.core.policy.SecretRef;
 import dev.sluice.core.policy.SharedScope;
 import java.net.URI;
@@ -34,13 +29,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Reads a composed {@code sluice.yaml} into a {@link Policy}, checking every value and collecting
  * every problem before giving up. The schema (keys, types, defaults, constraints) lives here and in
  * docs/CONFIGURATION.md; keep the two in step.
+ *
+ * <p>Routes are read by {@link RouteReader}, agents by {@link AgentReader}, shared small values by
+ * {@link Fields}; the key lists (the schema) stay here, in one place.
  *
  * <p>Each part is read independently: a broken provider does not hide problems in the next one,
  * and names that exist (a request class with a bad budget, say) still count as defined for
@@ -68,7 +65,7 @@ public final class PolicyReader {
       "providers.<id>", PROVIDER_KEYS, "request_classes.<name>", CLASS_KEYS, "agents[]", List.of("token_env", "token_file", "id"));
   private static final Map<String, String> PROVIDER_HINTS = hints(
       "credential", CREDENTIAL_KEYS, "rate", RATE_KEYS, "shared_scope", SHARED_SCOPE_KEYS, "routes[]", List.of("method", "path", "class", "lookup"));
-  private static final Map<String, String> ROUTE_HINTS = hints("lookup", List.of(), "operation_id", List.of("json_pointer", "header"));
+  static final Map<String, String> ROUTE_HINTS = hints("lookup", List.of(), "operation_id", List.of("json_pointer", "header"));
 
   private static final String EXPECT_CLASSES = "a mapping of request class names to {max_attempts, max_wait_seconds, retry_statuses}";
 
@@ -133,19 +130,19 @@ public final class PolicyReader {
     RetryAfterSettings retryAfter = m.optional("retry_after").flatMap(this::retryAfter).orElse(RetryAfterSettings.DEFAULT);
     BackoffSettings backoff = m.optional("backoff").flatMap(this::backoff).orElse(BackoffSettings.DEFAULT);
     Map<String, Provider> providers = m.optional("providers").map(v -> providers(v, defaultScope)).orElse(Map.of());
-    List<Agent> agents = m.optional("agents").map(this::agents).orElse(List.of());
+    List<Agent> agents = m.optional("agents").map(x -> new AgentReader(problems, providerIds).agents(x)).orElse(List.of());
 
     for (YamlValue ref : classRefs) {
       String name = ((org.yaml.snakeyaml.nodes.ScalarNode) ref.node()).getValue();
       if (!classNames.contains(name)) {
         ref.error("request class '" + name + "' is not defined" + Suggest.didYouMean(name, classNames)
-            + "; defined: " + String.join(", ", sorted(classNames)));
+            + "; defined: " + String.join(", ", Fields.sorted(classNames)));
       }
     }
     if (problems.count() > before) {
       return Optional.empty();
     }
-    return build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff));
+    return Fields.build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff));
   }
 
   // ---------------------------------------------------------------- top-level scalars
@@ -239,7 +236,7 @@ public final class PolicyReader {
     if (problems.count() > before) {
       return Optional.empty();
     }
-    return build(v, () -> new RequestClass(name, attempts.get(), wait.get(), statuses));
+    return Fields.build(v, () -> new RequestClass(name, attempts.get(), wait.get(), statuses));
   }
 
   private List<Integer> statusList(YamlValue v) {
@@ -275,7 +272,7 @@ public final class PolicyReader {
     if (problems.count() > before) {
       return Optional.empty();
     }
-    return build(v, () -> new SharedScope(delayed, concurrent));
+    return Fields.build(v, () -> new SharedScope(delayed, concurrent));
   }
 
   private Optional<RetryAfterSettings> retryAfter(YamlValue v) {
@@ -296,7 +293,7 @@ public final class PolicyReader {
           + seconds(min) + "); expected cap_seconds >= minimum_delay_seconds");
       return Optional.empty();
     }
-    return build(v, () -> new RetryAfterSettings(min, cap));
+    return Fields.build(v, () -> new RetryAfterSettings(min, cap));
   }
 
   private Optional<BackoffSettings> backoff(YamlValue v) {
@@ -316,7 +313,7 @@ public final class PolicyReader {
           + seconds(base) + "); expected max_seconds >= base_seconds");
       return Optional.empty();
     }
-    return build(v, () -> new BackoffSettings(base, max));
+    return Fields.build(v, () -> new BackoffSettings(base, max));
   }
 
   // ---------------------------------------------------------------- providers
@@ -355,7 +352,7 @@ public final class PolicyReader {
     String scope = m.optional("scope").flatMap(this::scope).orElse(Provider.defaultScope(id));
     Optional<Rate> rate = m.optional("rate").flatMap(this::rate);
     SharedScope shared = m.optional("shared_scope").flatMap(x -> sharedScope(x, defaultScope)).orElse(defaultScope);
-    Optional<String> idem = m.optional("idempotency_header").flatMap(x -> headerName(x, "idempotency_header"));
+    Optional<String> idem = m.optional("idempotency_header").flatMap(x -> Fields.headerName(x, "idempotency_header"));
     Map<String, RateLimitDialect> dialects = new LinkedHashMap<>();
     for (RateLimitDialect d : RateLimitDialect.values()) {
       dialects.put(d.configName(), d);
@@ -363,11 +360,11 @@ public final class PolicyReader {
     RateLimitDialect dialect = m.optional("rate_limit_headers").flatMap(x -> x.choice(dialects)).orElse(RateLimitDialect.AUTO);
     List<QuotaExhaustedMatcher> quota = m.optional("quota_exhausted").map(this::quotaMatchers).orElse(List.of());
     boolean hasIdempotency = m.optional("idempotency_header").isPresent();
-    List<Route> routes = m.optional("routes").map(x -> routes(x, hasIdempotency)).orElse(List.of());
+    List<Route> routes = m.optional("routes").map(x -> new RouteReader(problems, classRefs).routes(x, hasIdempotency)).orElse(List.of());
     if (problems.count() > before || !idOk) {
       return Optional.empty();
     }
-    return build(v, () -> new Provider(id, baseUrl.get(), credential, scope, rate, shared, idem, dialect, quota, routes));
+    return Fields.build(v, () -> new Provider(id, baseUrl.get(), credential, scope, rate, shared, idem, dialect, quota, routes));
   }
 
   private Optional<URI> baseUrl(YamlValue v) {
@@ -388,13 +385,13 @@ public final class PolicyReader {
       return Optional.empty();
     }
     YamlMapping m = mo.get();
-    String header = m.optional("header").flatMap(x -> headerName(x, "credential.header")).orElse("Authorization");
+    String header = m.optional("header").flatMap(x -> Fields.headerName(x, "credential.header")).orElse("Authorization");
     String format = m.optional("format").flatMap(this::credentialFormat).orElse("Bearer {secret}");
-    Optional<SecretRef> secret = secretRef(m, "secret_env", "secret_file", "BILLING_API_TOKEN");
+    Optional<SecretRef> secret = Fields.secretRef(m, "secret_env", "secret_file", "BILLING_API_TOKEN");
     if (problems.count() > before) {
       return Optional.empty();
     }
-    return build(v, () -> new Credential(header, format, secret.get()));
+    return Fields.build(v, () -> new Credential(header, format, secret.get()));
   }
 
   private Optional<String> credentialFormat(YamlValue v) {
@@ -416,48 +413,6 @@ public final class PolicyReader {
     });
   }
 
-  /** Exactly one of an env-variable key and a file key. */
-  private Optional<SecretRef> secretRef(YamlMapping m, String envKey, String fileKey, String example) {
-    boolean hasEnv = m.has(envKey);
-    boolean hasFile = m.has(fileKey);
-    if (hasEnv && hasFile) {
-      problems.at(m.keyNode(fileKey), YamlValue.child(m.self().path(), fileKey),
-          "both " + envKey + " and " + fileKey + " are set; expected exactly one of them");
-      return Optional.empty();
-    }
-    if (!hasEnv && !hasFile) {
-      if (m.misspelt(envKey) || m.misspelt(fileKey)) {
-        return Optional.empty(); // the misspelt key was reported already
-      }
-      problems.at(m.self().node(), YamlValue.child(m.self().path(), envKey),
-          "missing " + envKey + " or " + fileKey + "; expected exactly one (e.g. " + envKey + ": " + example + ")");
-      return Optional.empty();
-    }
-    if (hasEnv) {
-      return m.required(envKey, "an environment variable name such as " + example).flatMap(v ->
-          v.secretString("an environment variable name such as " + example).flatMap(s -> {
-            if (!Syntax.ENV_NAME.matcher(s).matches()) {
-              v.error("found a value that is not an environment variable name (not shown: it may be the secret itself); "
-                  + "expected a name such as " + example + " (letters, digits and _, not starting with a digit)");
-              return Optional.empty();
-            }
-            return Optional.<SecretRef>of(new SecretRef.Env(s));
-          }));
-    }
-    return m.required(fileKey, "a path to a file holding the secret").flatMap(v ->
-        v.string("a path to a file holding the secret").flatMap(s -> {
-          if (s.isBlank() || Syntax.hasControl(s)) {
-            v.error("found an empty or unprintable path, expected a path to a file holding the secret");
-            return Optional.empty();
-          }
-          try {
-            return Optional.<SecretRef>of(new SecretRef.File(Path.of(s)));
-          } catch (InvalidPathException e) {
-            v.error("found '" + s + "', which is not a valid path: " + e.getReason());
-            return Optional.empty();
-          }
-        }));
-  }
 
   private Optional<String> scope(YamlValue v) {
     return v.string("a scope name such as account:ops-team").flatMap(s -> {
@@ -469,19 +424,6 @@ public final class PolicyReader {
     });
   }
 
-  private Optional<String> headerName(YamlValue v, String what) {
-    return v.string("a header field name such as Idempotency-Key").flatMap(s -> {
-      if (!Syntax.isToken(s)) {
-        v.error("found '" + s + "', which is not a header field name; expected letters, digits and - (e.g. Idempotency-Key)");
-        return Optional.empty();
-      }
-      if (Syntax.isReservedHeader(s)) {
-        v.error("'" + s + "' frames the HTTP message and cannot be used as " + what);
-        return Optional.empty();
-      }
-      return Optional.of(s);
-    });
-  }
 
   private Optional<Rate> rate(YamlValue v) {
     int before = problems.count();
@@ -522,7 +464,7 @@ public final class PolicyReader {
     }
     double r = reserve;
     OptionalInt bu = burst;
-    return build(v, () -> new Rate(requests.get(), per.get(), r, bu));
+    return Fields.build(v, () -> new Rate(requests.get(), per.get(), r, bu));
   }
 
   private List<QuotaExhaustedMatcher> quotaMatchers(YamlValue v) {
@@ -540,7 +482,7 @@ public final class PolicyReader {
     }
     YamlMapping m = mo.get();
     Optional<Integer> status = m.required("status", "an HTTP status, 100-599").flatMap(x -> x.integer(100, 599, "an HTTP status, 100-599"));
-    Optional<String> pointer = m.optional("json_pointer").flatMap(this::jsonPointer);
+    Optional<String> pointer = m.optional("json_pointer").flatMap(Fields::jsonPointer);
     Optional<Object> equals = m.optional("equals").flatMap(x -> x.scalarValue("a string, number or boolean to compare with"));
     if (m.has("equals") && !m.has("json_pointer")) {
       problems.at(m.keyNode("equals"), YamlValue.child(m.self().path(), "equals"),
@@ -554,286 +496,27 @@ public final class PolicyReader {
     if (problems.count() > before) {
       return Optional.empty();
     }
-    return build(v, () -> new QuotaExhaustedMatcher(status.get(), pointer, equals, reset.get()));
+    return Fields.build(v, () -> new QuotaExhaustedMatcher(status.get(), pointer, equals, reset.get()));
   }
 
-  private Optional<String> jsonPointer(YamlValue v) {
-    return v.string("an RFC 6901 JSON pointer such as /error/code").flatMap(s -> {
-      if (!Syntax.isJsonPointer(s)) {
-        v.error("found '" + s + "', which is not an RFC 6901 JSON pointer; expected '/'-separated names such as /error/code");
-        return Optional.empty();
-      }
-      return Optional.of(s);
-    });
-  }
 
-  // ---------------------------------------------------------------- routes
 
-  private List<Route> routes(YamlValue v, boolean providerHasIdempotency) {
-    List<Route> out = new ArrayList<>();
-    Map<String, YamlValue> seen = new HashMap<>();
-    v.list("a list of routes such as {method: GET, path: \"/v1/items/{id}\", class: read}").ifPresent(items -> {
-      for (YamlValue item : items) {
-        route(item, providerHasIdempotency, seen).ifPresent(out::add);
-      }
-    });
-    return out;
-  }
 
-  private Optional<Route> route(YamlValue v, boolean providerHasIdempotency, Map<String, YamlValue> seen) {
-    int before = problems.count();
-    Optional<YamlMapping> mo = v.mapping(ROUTE_KEYS, ROUTE_HINTS, "a mapping with method, path and class");
-    if (mo.isEmpty()) {
-      return Optional.empty();
-    }
-    YamlMapping m = mo.get();
-    Optional<String> method = m.required("method", "an HTTP method such as GET or POST").flatMap(this::method);
-    Optional<YamlValue> pathNode = m.required("path", "a path template such as /v1/items/{id}");
-    Optional<RouteTemplate> path = pathNode.flatMap(this::routeTemplate);
-    Optional<YamlValue> classNode = m.required("class", "the name of a request class such as read");
-    Optional<String> cls = classNode.flatMap(x -> x.string("the name of a request class such as read"));
-    if (cls.isPresent()) {
-      classRefs.add(classNode.get());
-    }
-    boolean immutable = false;
-    Optional<YamlValue> immNode = m.optional("immutable");
-    if (immNode.isPresent()) {
-      Optional<Boolean> b = immNode.get().bool();
-      if (b.isPresent() && b.get() && method.isPresent() && !Route.isRead(method.get())) {
-        immNode.get().error("only GET and HEAD routes can be immutable (coalescing is for reads of resources that never change); found " + method.get());
-      }
-      immutable = b.orElse(false);
-    }
-    Optional<YamlValue> extNode = m.optional("external_reference");
-    Optional<String> external = extNode.flatMap(x -> x.string("the name of a JSON body field such as client_reference")).flatMap(s -> {
-      if (s.isEmpty() || s.length() > 128 || Syntax.hasControl(s)) {
-        extNode.get().error("expected a body field name of 1-128 printable characters");
-        return Optional.empty();
-      }
-      if (method.isPresent() && Route.isRead(method.get())) {
-        extNode.get().error("external_reference names a request body field, and " + method.get() + " requests have no body");
-        return Optional.empty();
-      }
-      return Optional.of(s);
-    });
-    Optional<OperationIdSource> operationId = m.optional("operation_id").flatMap(this::operationId);
-    Map<String, Approval> approvals = new LinkedHashMap<>();
-    for (Approval a : Approval.values()) {
-      approvals.put(a.configName(), a);
-    }
-    Approval approval = m.optional("approval").flatMap(x -> x.choice(approvals)).orElse(Approval.NONE);
-    Optional<YamlValue> lookupNode = m.optional("lookup");
-    Optional<Lookup> lookup = lookupNode.flatMap(this::lookup);
 
-    if (method.isPresent() && path.isPresent()) {
-      String key = method.get() + " " + path.get().shape();
-      YamlValue first = seen.putIfAbsent(key, v);
-      if (first != null) {
-        pathNode.get().error("duplicate route: " + method.get() + " " + path.get() + " matches the same requests as " + first.path()
-            + " (line " + first.line() + ")");
-      }
-    }
-    if (problems.count() > before) {
-      return Optional.empty();
-    }
-    boolean imm = immutable;
-    Optional<Route> route = build(v, () -> new Route(method.get(), path.get(), cls.get(), imm, lookup, external, operationId, approval));
-    if (route.isPresent() && lookup.isPresent()) {
-      YamlValue lookupPath = lookupNode.get();
-      for (String p : sorted(lookup.get().path().placeholders())) {
-        Provider.placeholderProblem(p, route.get(), providerHasIdempotency).ifPresent(why ->
-            problems.at(lookupPath.node(), YamlValue.child(lookupPath.path(), "path"), why));
-      }
-      if (problems.count() > before) {
-        return Optional.empty();
-      }
-    }
-    return route;
-  }
 
-  private Optional<String> method(YamlValue v) {
-    return v.string("an HTTP method such as GET or POST").flatMap(s -> {
-      if (Route.isMethod(s)) {
-        return Optional.of(s);
-      }
-      if (Syntax.isToken(s)) {
-        v.error("found '" + s + "', expected an upper-case HTTP method: '" + s.toUpperCase(java.util.Locale.ROOT)
-            + "' (methods are case-sensitive)");
-      } else {
-        v.error("found '" + s + "', expected an HTTP method such as GET or POST");
-      }
-      return Optional.empty();
-    });
-  }
 
-  private Optional<RouteTemplate> routeTemplate(YamlValue v) {
-    return v.string("a path template such as /v1/items/{id}").flatMap(s -> {
-      try {
-        return Optional.of(RouteTemplate.compile(s));
-      } catch (IllegalArgumentException e) {
-        v.error("found '" + s + "': " + e.getMessage());
-        return Optional.empty();
-      }
-    });
-  }
 
-  private Optional<Lookup> lookup(YamlValue v) {
-    int before = problems.count();
-    Optional<YamlMapping> mo = v.mapping(LOOKUP_KEYS, null,
-        "a mapping with method and path, such as {method: GET, path: \"/v1/items?key={idempotency_key}\"}");
-    if (mo.isEmpty()) {
-      return Optional.empty();
-    }
-    YamlMapping m = mo.get();
-    Optional<YamlValue> methodNode = m.optional("method");
-    Optional<String> given = methodNode.flatMap(this::method);
-    String method = given.orElse("GET");
-    if (given.isPresent() && !Route.isRead(method)) {
-      methodNode.get().error("found " + method + ", expected GET or HEAD: a look-up must never change anything");
-    }
-    Optional<LookupTemplate> path = m.required("path", "a path such as /v1/items?key={idempotency_key}").flatMap(x ->
-        x.string("a path such as /v1/items?key={idempotency_key}").flatMap(s -> {
-          try {
-            LookupTemplate t = LookupTemplate.compile(s);
-            if (t.placeholders().isEmpty()) {
-              x.error("found '" + s + "', which names no action; expected a placeholder such as {idempotency_key}, "
-                  + "{external_reference} or {operation_id}");
-              return Optional.empty();
-            }
-            return Optional.of(t);
-          } catch (IllegalArgumentException e) {
-            x.error("found '" + s + "': " + e.getMessage());
-            return Optional.empty();
-          }
-        }));
-    if (problems.count() > before) {
-      return Optional.empty();
-    }
-    return build(v, () -> new Lookup(method, path.get()));
-  }
 
-  private Optional<OperationIdSource> operationId(YamlValue v) {
-    Optional<YamlMapping> mo = v.mapping(OPERATION_ID_KEYS, null, "a mapping with json_pointer (e.g. /id) or header (e.g. Location)");
-    if (mo.isEmpty()) {
-      return Optional.empty();
-    }
-    YamlMapping m = mo.get();
-    if (m.has("json_pointer") == m.has("header")) {
-      if (!m.has("header") && (m.misspelt("json_pointer") || m.misspelt("header"))) {
-        return Optional.empty();
-      }
-      problems.at(m.self().node(), m.self().path(), (m.has("header") ? "both json_pointer and header are set" : "neither json_pointer nor header is set")
-          + "; expected exactly one (json_pointer: /id, or header: Location)");
-      return Optional.empty();
-    }
-    if (m.has("json_pointer")) {
-      return m.required("json_pointer", "an RFC 6901 JSON pointer such as /id").flatMap(this::jsonPointer).map(OperationIdSource::jsonPointer);
-    }
-    return m.required("header", "a response header field name such as Location").flatMap(x -> x.string("a header field name").flatMap(s -> {
-      if (!Syntax.isToken(s)) {
-        x.error("found '" + s + "', which is not a header field name");
-        return Optional.empty();
-      }
-      return Optional.of(OperationIdSource.header(s));
-    }));
-  }
-
-  // ---------------------------------------------------------------- agents
-
-  private List<Agent> agents(YamlValue v) {
-    List<Agent> out = new ArrayList<>();
-    Map<String, YamlValue> ids = new HashMap<>();
-    Map<String, YamlValue> tokens = new HashMap<>();
-    v.list("a list of agents such as - {id: inventory-bot, token_env: SLUICE_TOKEN_INVENTORY_BOT, providers: [billing-api]}")
-        .ifPresent(items -> {
-          for (YamlValue item : items) {
-            agent(item, ids, tokens).ifPresent(out::add);
-          }
-        });
-    return out;
-  }
-
-  private Optional<Agent> agent(YamlValue v, Map<String, YamlValue> ids, Map<String, YamlValue> tokens) {
-    int before = problems.count();
-    Optional<YamlMapping> mo = v.mapping(AGENT_KEYS, null, "a mapping with id, token_env or token_file, and providers");
-    if (mo.isEmpty()) {
-      return Optional.empty();
-    }
-    YamlMapping m = mo.get();
-    Optional<YamlValue> idNode = m.required("id", "an agent id such as inventory-bot");
-    Optional<String> id = idNode.flatMap(x -> x.string("an agent id such as inventory-bot")).flatMap(s -> {
-      if (!Syntax.AGENT_ID.matcher(s).matches()) {
-        idNode.get().error("found '" + s + "', expected an agent id: letters, digits, _ . -, starting with a letter or digit, at most 64 characters");
-        return Optional.empty();
-      }
-      YamlValue first = ids.putIfAbsent(s, idNode.get());
-      if (first != null) {
-        idNode.get().error("agent '" + s + "' is already defined at line " + first.line() + "; agent ids must be unique");
-      }
-      return Optional.of(s);
-    });
-    Optional<SecretRef> token = secretRef(m, "token_env", "token_file", "SLUICE_TOKEN_INVENTORY_BOT");
-    if (token.isPresent()) {
-      String tokenKey = token.get() instanceof SecretRef.Env ? "token_env" : "token_file";
-      YamlValue tokenNode = m.optional(tokenKey).orElse(m.self());
-      YamlValue first = tokens.putIfAbsent(token.get().describe(), tokenNode);
-      if (first != null) {
-        tokenNode.error("this token (" + token.get().describe() + ") is already used by the agent at line " + first.line()
-            + "; two agents with one token cannot be told apart");
-      }
-    }
-    List<String> providers = new ArrayList<>();
-    m.required("providers", "a list of provider ids such as [billing-api]").ifPresent(pv -> pv.list("a list of provider ids such as [billing-api]").ifPresent(items -> {
-      if (items.isEmpty()) {
-        pv.error("found an empty list; an agent needs at least one provider");
-      }
-      Set<String> seen = new HashSet<>();
-      for (YamlValue item : items) {
-        item.string("a provider id").ifPresent(p -> {
-          if (!providerIds.contains(p)) {
-            item.error("provider '" + p + "' is not defined" + Suggest.didYouMean(p, providerIds)
-                + (providerIds.isEmpty() ? "; no providers are defined" : "; defined: " + String.join(", ", sorted(providerIds))));
-          } else if (!seen.add(p)) {
-            item.error("provider '" + p + "' is listed twice");
-          } else {
-            providers.add(p);
-          }
-        });
-      }
-    }));
-    if (problems.count() > before) {
-      return Optional.empty();
-    }
-    return build(v, () -> new Agent(id.get(), token.get(), providers));
-  }
 
   // ---------------------------------------------------------------- helpers
 
-  /**
-   * Builds a record whose invariants the reader has already checked. Should a check here be
-   * missing, the record's own message still reaches the user as a problem, never as a crash.
-   */
-  private <T> Optional<T> build(YamlValue at, Supplier<T> constructor) {
-    try {
-      return Optional.of(constructor.get());
-    } catch (IllegalArgumentException e) {
-      at.error(String.valueOf(e.getMessage()));
-      return Optional.empty();
-    } catch (java.util.NoSuchElementException | NullPointerException e) {
-      at.error("this part could not be checked (" + e.getClass().getSimpleName() + "); please report it with the file");
-      return Optional.empty();
-    }
-  }
 
-  private static List<String> sorted(Set<String> names) {
-    return names.stream().sorted().toList();
-  }
 
   private static String seconds(Duration d) {
     return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString();
   }
 
-  private static Map<String, String> hints(Object... pairs) {
+  static Map<String, String> hints(Object... pairs) {
     Map<String, String> out = new HashMap<>();
     for (int i = 0; i < pairs.length; i += 2) {
       String where = (String) pairs[i];
