@@ -75,9 +75,9 @@ class ConfigCommandTest {
     assertThat(r.out()).isEmpty();
     assertThat(r.err().lines().toList()).containsExactly(
         file + ":2:10: request_classes.read.max_atempts: unknown key 'max_atempts'; did you mean 'max_attempts'?",
-        file + ":8:43: providers.billing-api.routes[0].class: request class 'reed' is not defined; did you mean 'read'?; "
-            + "defined: read, uncertain_write",
-        file + ":10:41: agents[0].providers[0]: provider 'billling-api' is not defined; did you mean 'billing-api'?; defined: billing-api",
+        file + ":8:43: providers.billing-api.routes[0].class: request class 'reed' is not defined; did you mean 'read'? "
+            + "(defined: read, uncertain_write)",
+        file + ":10:41: agents[0].providers[0]: provider 'billling-api' is not defined; did you mean 'billing-api'? (defined: billing-api)",
         "3 problems in " + file);
   }
 

@@ -357,8 +357,8 @@ class PolicyProblemsTest {
       assertThat(p.path()).isEqualTo("providers.billing-api.routes[2].class");
       assertThat(p.line()).isEqualTo(7);
       assertThat(p.column()).isEqualTo(47);
-      assertThat(p.message()).isEqualTo("request class 'uncertian_write' is not defined; did you mean 'uncertain_write'?; "
-          + "defined: idempotent_write, read, uncertain_write");
+      assertThat(p.message()).isEqualTo("request class 'uncertian_write' is not defined; did you mean 'uncertain_write'? "
+          + "(defined: idempotent_write, read, uncertain_write)");
     }
 
     @Test
@@ -372,7 +372,7 @@ class PolicyProblemsTest {
 
       assertThat(p.path()).isEqualTo("agents[0].providers[1]");
       assertThat(p.line()).isEqualTo(7);
-      assertThat(p.message()).isEqualTo("provider 'biling-api' is not defined; did you mean 'billing-api'?; defined: billing-api");
+      assertThat(p.message()).isEqualTo("provider 'biling-api' is not defined; did you mean 'billing-api'? (defined: billing-api)");
     }
 
     @Test
@@ -656,8 +656,8 @@ class PolicyProblemsTest {
       assertThat(e.getMessage().lines().toList()).containsExactly(
           "sluice.yaml:3:10: request_classes.read.max_atempts: unknown key 'max_atempts'; did you mean 'max_attempts'?",
           "sluice.yaml:8:22: providers.billing-api.rate.requests: found the string 'ten', expected a whole number (more than 0)",
-          "sluice.yaml:10:57: providers.billing-api.routes[0].class: request class 'reed' is not defined; did you mean 'read'?; "
-              + "defined: read, uncertain_write");
+          "sluice.yaml:10:57: providers.billing-api.routes[0].class: request class 'reed' is not defined; did you mean 'read'? "
+              + "(defined: read, uncertain_write)");
     }
 
     @Test

@@ -72,7 +72,7 @@ final class AgentReader {
         item.string("a provider id").ifPresent(p -> {
           if (!providerIds.contains(p)) {
             item.error("provider '" + p + "' is not defined" + Suggest.didYouMean(p, providerIds)
-                + (providerIds.isEmpty() ? "; no providers are defined" : "; defined: " + String.join(", ", Fields.sorted(providerIds))));
+                + (providerIds.isEmpty() ? " (no providers are defined)" : " (defined: " + String.join(", ", Fields.sorted(providerIds)) + ")"));
           } else if (!seen.add(p)) {
             item.error("provider '" + p + "' is listed twice");
           } else {

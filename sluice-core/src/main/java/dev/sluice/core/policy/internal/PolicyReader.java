@@ -136,7 +136,7 @@ public final class PolicyReader {
       String name = ((org.yaml.snakeyaml.nodes.ScalarNode) ref.node()).getValue();
       if (!classNames.contains(name)) {
         ref.error("request class '" + name + "' is not defined" + Suggest.didYouMean(name, classNames)
-            + "; defined: " + String.join(", ", Fields.sorted(classNames)));
+            + " (defined: " + String.join(", ", Fields.sorted(classNames)) + ")");
       }
     }
     if (problems.count() > before) {
