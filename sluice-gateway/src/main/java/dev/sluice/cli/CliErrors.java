@@ -40,13 +40,8 @@ final class CliErrors {
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
       CommandLine cmd = ex.getCommandLine();
       cmd.getErr().println(cmd.getCommandSpec().qualifiedName(" ") + ": " + ex.getMessage());
-      cmd.getErr().println("Try 'sluice " + qualifiedName(cmd) + " --help'.");
+      cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName(" ") + " --help'.");
       return USAGE;
-    }
-
-    private static String qualifiedName(CommandLine cmd) {
-      String q = cmd.getCommandSpec().qualifiedName(" ");
-      return q.startsWith("sluice ") ? q.substring("sluice ".length()) : "";
     }
   }
 }

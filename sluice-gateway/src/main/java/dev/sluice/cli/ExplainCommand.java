@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.sluice.core.classify.AttemptResult;
 import dev.sluice.core.classify.Classification;
 import dev.sluice.core.classify.Classifier;
-import dev.sluice.core.classify.QuotaRule;
+import dev.sluice.core.policy.QuotaExhaustedMatcher;
+import dev.sluice.core.policy.QuotaReset;
 import dev.sluice.core.classify.TransportFailure;
 import dev.sluice.core.headers.HeaderNote;
 import dev.sluice.core.headers.RateLimitDialect;
@@ -149,7 +150,7 @@ public final class ExplainCommand implements Callable<Integer> {
     RetryAfterPolicy retryAfterPolicy = in.policy.map(Policy::retryAfter).orElse(RetryAfterPolicy.defaults());
     Backoff backoff = in.policy.map(Policy::backoff).orElse(Backoff.SEED_DEFAULT);
     RateLimitDialect dialect = in.provider.map(Provider::rateLimitHeaders).orElse(RateLimitDialect.AUTO);
-    List<QuotaRule> quotaRules = in.provider.map(Provider::quotaExhausted).orElse(List.of());
+    List<QuotaExhaustedMatcher> quotaRules = in.provider.map(Provider::quotaExhausted).orElse(List.of());
 
     Headers h = in.headers;
     Classification classification = new Classifier(quotaRules).classify(in.result);

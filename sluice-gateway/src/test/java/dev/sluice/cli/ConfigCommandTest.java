@@ -2,29 +2,18 @@ package dev.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code sluice config check} end to end through the real command line, with captured output. */
 class ConfigCommandTest {
 
   @TempDir Path dir;
 
-  record Run(int exit, String out, String err) {}
-
-  static Run run(String... args) {
-    CommandLine cli = SluiceCli.commandLine();
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int exit = cli.execute(args);
-    return new Run(exit, out.toString(), err.toString());
+  static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   static Path example() {
@@ -35,7 +24,7 @@ class ConfigCommandTest {
 
   @Test
   void theExampleChecksOkWithASummary() {
-    Run r = run("config", "check", example().toString());
+    CliRun r = run("config", "check", example().toString());
 
     assertThat(r.exit()).isZero();
     assertThat(r.err()).isEmpty();
@@ -69,7 +58,7 @@ class ConfigCommandTest {
           - {id: bot, token_env: T, providers: [billling-api]}
         """);
 
-    Run r = run("config", "check", file.toString());
+    CliRun r = run("config", "check", file.toString());
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
@@ -85,7 +74,7 @@ class ConfigCommandTest {
   void aMissingFileIsOneClearLine() {
     Path missing = dir.resolve("nope.yaml");
 
-    Run r = run("config", "check", missing.toString());
+    CliRun r = run("config", "check", missing.toString());
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out()).isEmpty();
@@ -97,7 +86,7 @@ class ConfigCommandTest {
     Path file = dir.resolve("broken.yaml");
     Files.writeString(file, "providers:\n  a: {base_url: x\n");
 
-    Run r = run("config", "check", file.toString());
+    CliRun r = run("config", "check", file.toString());
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err().lines().toList()).hasSize(2);
@@ -114,7 +103,7 @@ class ConfigCommandTest {
             credential: {format: "Bearer sk-CANARY-123", secret_env: "sk-CANARY-456"}
         """);
 
-    Run r = run("config", "check", file.toString());
+    CliRun r = run("config", "check", file.toString());
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.out() + r.err()).doesNotContain("CANARY").contains("credential.format").contains("credential.secret_env");
@@ -122,7 +111,7 @@ class ConfigCommandTest {
 
   @Test
   void helpExplainsTheCommand() {
-    Run r = run("config", "check", "--help");
+    CliRun r = run("config", "check", "--help");
 
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("Usage: sluice config check").contains("FILE").contains("FILE:LINE:COL: path: message")
@@ -131,7 +120,7 @@ class ConfigCommandTest {
 
   @Test
   void configAloneListsItsSubcommands() {
-    Run r = run("config");
+    CliRun r = run("config");
 
     assertThat(r.exit()).isZero();
     assertThat(r.out()).contains("Usage: sluice config").contains("check");
@@ -139,7 +128,7 @@ class ConfigCommandTest {
 
   @Test
   void aMissingFileArgumentIsAUsageError() {
-    Run r = run("config", "check");
+    CliRun r = run("config", "check");
 
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err()).contains("Missing required parameter: 'FILE'").contains("Try 'sluice config check --help'.");
@@ -147,7 +136,7 @@ class ConfigCommandTest {
 
   @Test
   void theTopLevelHelpListsConfig() {
-    Run r = run("--help");
+    CliRun r = run("--help");
 
     assertThat(r.out()).contains("config");
   }

@@ -1,5 +1,7 @@
 package dev.sluice.core.policy;
 
+import dev.sluice.core.retry.Backoff;
+import dev.sluice.core.headers.RetryAfterPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,8 +43,8 @@ public record Policy(
     SharedScope sharedScope,
     Map<String, Provider> providers,
     List<Agent> agents,
-    RetryAfterSettings retryAfter,
-    BackoffSettings backoff) {
+    RetryAfterPolicy retryAfter,
+    Backoff backoff) {
 
   /** The default {@code data_dir}. */
   public static final Path DEFAULT_DATA_DIR = Path.of("./sluice-data");
@@ -146,8 +148,8 @@ public record Policy(
     private SharedScope sharedScope = SharedScope.SEED_DEFAULT;
     private final Map<String, Provider> providers = new LinkedHashMap<>();
     private final List<Agent> agents = new ArrayList<>();
-    private RetryAfterSettings retryAfter = RetryAfterSettings.DEFAULT;
-    private BackoffSettings backoff = BackoffSettings.DEFAULT;
+    private RetryAfterPolicy retryAfter = RetryAfterPolicy.defaults();
+    private Backoff backoff = Backoff.SEED_DEFAULT;
 
     private Builder() {}
 
@@ -191,12 +193,12 @@ public record Policy(
       return this;
     }
 
-    public Builder retryAfter(RetryAfterSettings value) {
+    public Builder retryAfter(RetryAfterPolicy value) {
       this.retryAfter = value;
       return this;
     }
 
-    public Builder backoff(BackoffSettings value) {
+    public Builder backoff(Backoff value) {
       this.backoff = value;
       return this;
     }

@@ -42,6 +42,16 @@ public record QuotaExhaustedMatcher(int status, Optional<String> jsonPointer, Op
     });
   }
 
+  /** A matcher on status, a JSON pointer and the value expected there. */
+  public static QuotaExhaustedMatcher of(int status, String jsonPointer, Object expected, QuotaReset reset) {
+    return new QuotaExhaustedMatcher(status, Optional.of(jsonPointer), Optional.of(expected), reset);
+  }
+
+  /** How the matcher reads in messages: {@code 429 with /error/code = insufficient_quota}. */
+  public String describe() {
+    return status + jsonPointer.map(p -> " with " + p + expected.map(e -> " = " + e).orElse(" present")).orElse("");
+  }
+
   /**
    * Whether a response matches.
    *

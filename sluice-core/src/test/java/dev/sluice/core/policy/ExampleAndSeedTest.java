@@ -1,5 +1,7 @@
 package dev.sluice.core.policy;
 
+import dev.sluice.core.retry.Backoff;
+import dev.sluice.core.headers.RetryAfterPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.headers.RateLimitDialect;
@@ -29,8 +31,8 @@ class ExampleAndSeedTest {
     assertThat(policy.store()).isEmpty();
     assertThat(policy.requestClasses()).isEqualTo(RequestClass.seedDefaults());
     assertThat(policy.sharedScope()).isEqualTo(SharedScope.SEED_DEFAULT);
-    assertThat(policy.retryAfter()).isEqualTo(RetryAfterSettings.DEFAULT);
-    assertThat(policy.backoff()).isEqualTo(BackoffSettings.DEFAULT);
+    assertThat(policy.retryAfter()).isEqualTo(RetryAfterPolicy.defaults());
+    assertThat(policy.backoff()).isEqualTo(Backoff.SEED_DEFAULT);
     assertThat(policy.providers()).containsOnlyKeys("billing-api", "records-api");
     assertThat(policy.agents()).extracting(Agent::id).containsExactly("inventory-bot", "records-sync");
   }

@@ -1,5 +1,7 @@
 package dev.sluice.core.policy;
 
+import dev.sluice.core.retry.Backoff;
+import dev.sluice.core.headers.RetryAfterPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -54,8 +56,8 @@ class PolicyRecordsTest {
     assertThatThrownBy(() -> new SharedScope(-1, 2)).hasMessageContaining("max_delayed_requests");
     assertThatThrownBy(() -> new SharedScope(0, 0)).hasMessageContaining("max_concurrent_requests");
     assertThatThrownBy(() -> new Rate(10, Duration.ofSeconds(1), 1.0, OptionalInt.empty())).hasMessageContaining("[0, 1)");
-    assertThatThrownBy(() -> new RetryAfterSettings(Duration.ZERO, Duration.ofHours(1))).hasMessageContaining("more than 0");
-    assertThatThrownBy(() -> new BackoffSettings(Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageContaining("at least base_seconds");
+    assertThatThrownBy(() -> new RetryAfterPolicy(Duration.ZERO, Duration.ofHours(1))).hasMessageContaining("positive");
+    assertThatThrownBy(() -> new Backoff(Duration.ofSeconds(2), Duration.ofSeconds(1))).hasMessageContaining("at least base");
     assertThatThrownBy(() -> new Credential("Authorization", "Bearer sk-CANARY", new SecretRef.Env("T")))
         .hasMessage("credential.format must contain {secret} exactly once");
     assertThatThrownBy(() -> new SecretRef.Env("sk-CANARY")).message().doesNotContain("CANARY");
@@ -107,7 +109,7 @@ class PolicyRecordsTest {
     assertThat(p.store()).isEmpty();
     assertThat(p.requestClasses()).isEqualTo(RequestClass.seedDefaults());
     assertThat(p.sharedScope()).isEqualTo(new SharedScope(25, 2));
-    assertThat(p.retryAfter()).isEqualTo(new RetryAfterSettings(Duration.ofSeconds(1), Duration.ofSeconds(3600)));
-    assertThat(p.backoff()).isEqualTo(new BackoffSettings(Duration.ofSeconds(1), Duration.ofSeconds(60)));
+    assertThat(p.retryAfter()).isEqualTo(new RetryAfterPolicy(Duration.ofSeconds(1), Duration.ofSeconds(3600)));
+    assertThat(p.backoff()).isEqualTo(new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60)));
   }
 }

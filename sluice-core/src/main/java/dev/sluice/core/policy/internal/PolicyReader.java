@@ -2,7 +2,7 @@ package dev.sluice.core.policy.internal;
 
 import dev.sluice.core.headers.RateLimitDialect;
 import dev.sluice.core.policy.Agent;
-import dev.sluice.core.policy.BackoffSettings;
+import dev.sluice.core.retry.Backoff;
 import dev.sluice.core.policy.Credential;
 import dev.sluice.core.policy.ListenAddress;
 import dev.sluice.core.policy.Policy;
@@ -12,7 +12,7 @@ import dev.sluice.core.policy.QuotaExhaustedMatcher;
 import dev.sluice.core.policy.QuotaReset;
 import dev.sluice.core.policy.Rate;
 import dev.sluice.core.policy.RequestClass;
-import dev.sluice.core.policy.RetryAfterSettings;
+import dev.sluice.core.headers.RetryAfterPolicy;
 import dev.sluice.core.policy.Route;
 import dev.sluice.core.policy.SecretRef;
 import dev.sluice.core.policy.SharedScope;
@@ -127,8 +127,8 @@ public final class PolicyReader {
     SharedScope defaultScope = m.optional("shared_scope")
         .flatMap(v -> sharedScope(v, SharedScope.SEED_DEFAULT))
         .orElse(SharedScope.SEED_DEFAULT);
-    RetryAfterSettings retryAfter = m.optional("retry_after").flatMap(this::retryAfter).orElse(RetryAfterSettings.DEFAULT);
-    BackoffSettings backoff = m.optional("backoff").flatMap(this::backoff).orElse(BackoffSettings.DEFAULT);
+    RetryAfterPolicy retryAfter = m.optional("retry_after").flatMap(this::retryAfter).orElse(RetryAfterPolicy.defaults());
+    Backoff backoff = m.optional("backoff").flatMap(this::backoff).orElse(Backoff.SEED_DEFAULT);
     Map<String, Provider> providers = m.optional("providers").map(v -> providers(v, defaultScope)).orElse(Map.of());
     List<Agent> agents = m.optional("agents").map(x -> new AgentReader(problems, providerIds).agents(x)).orElse(List.of());
 
@@ -275,16 +275,16 @@ public final class PolicyReader {
     return Fields.build(v, () -> new SharedScope(delayed, concurrent));
   }
 
-  private Optional<RetryAfterSettings> retryAfter(YamlValue v) {
+  private Optional<RetryAfterPolicy> retryAfter(YamlValue v) {
     int before = problems.count();
     Optional<YamlMapping> m = v.mapping(RETRY_AFTER_KEYS, null, "a mapping with minimum_delay_seconds and cap_seconds");
     if (m.isEmpty()) {
       return Optional.empty();
     }
     Duration min = m.get().optional("minimum_delay_seconds").flatMap(x -> x.seconds(false))
-        .orElse(RetryAfterSettings.DEFAULT.minimumDelay());
+        .orElse(RetryAfterPolicy.defaults().minimumDelay());
     Optional<YamlValue> capNode = m.get().optional("cap_seconds");
-    Duration cap = capNode.flatMap(x -> x.seconds(false)).orElse(RetryAfterSettings.DEFAULT.cap());
+    Duration cap = capNode.flatMap(x -> x.seconds(false)).orElse(RetryAfterPolicy.defaults().cap());
     if (problems.count() > before) {
       return Optional.empty();
     }
@@ -293,18 +293,18 @@ public final class PolicyReader {
           + seconds(min) + "); expected cap_seconds >= minimum_delay_seconds");
       return Optional.empty();
     }
-    return Fields.build(v, () -> new RetryAfterSettings(min, cap));
+    return Fields.build(v, () -> new RetryAfterPolicy(min, cap));
   }
 
-  private Optional<BackoffSettings> backoff(YamlValue v) {
+  private Optional<Backoff> backoff(YamlValue v) {
     int before = problems.count();
     Optional<YamlMapping> m = v.mapping(BACKOFF_KEYS, null, "a mapping with base_seconds and max_seconds");
     if (m.isEmpty()) {
       return Optional.empty();
     }
-    Duration base = m.get().optional("base_seconds").flatMap(x -> x.seconds(false)).orElse(BackoffSettings.DEFAULT.base());
+    Duration base = m.get().optional("base_seconds").flatMap(x -> x.seconds(false)).orElse(Backoff.SEED_DEFAULT.base());
     Optional<YamlValue> maxNode = m.get().optional("max_seconds");
-    Duration max = maxNode.flatMap(x -> x.seconds(false)).orElse(BackoffSettings.DEFAULT.max());
+    Duration max = maxNode.flatMap(x -> x.seconds(false)).orElse(Backoff.SEED_DEFAULT.max());
     if (problems.count() > before) {
       return Optional.empty();
     }
@@ -313,7 +313,7 @@ public final class PolicyReader {
           + seconds(base) + "); expected max_seconds >= base_seconds");
       return Optional.empty();
     }
-    return Fields.build(v, () -> new BackoffSettings(base, max));
+    return Fields.build(v, () -> new Backoff(base, max));
   }
 
   // ---------------------------------------------------------------- providers
