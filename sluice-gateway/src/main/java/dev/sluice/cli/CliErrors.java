@@ -22,10 +22,10 @@ final class CliErrors {
     @Override
     public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
       if (ex instanceof UserError) {
-        cmd.getErr().println("sluice " + cmd.getCommandName() + ": " + ex.getMessage());
+        cmd.getErr().println(cmd.getCommandSpec().qualifiedName(" ") + ": " + ex.getMessage());
         return USAGE;
       }
-      cmd.getErr().println("sluice " + cmd.getCommandName() + ": internal error: " + ex);
+      cmd.getErr().println(cmd.getCommandSpec().qualifiedName(" ") + ": internal error: " + ex);
       if (System.getenv("SLUICE_DEBUG") != null) {
         ex.printStackTrace(cmd.getErr());
       } else {
@@ -39,14 +39,9 @@ final class CliErrors {
     @Override
     public int handleParseException(CommandLine.ParameterException ex, String[] args) {
       CommandLine cmd = ex.getCommandLine();
-      cmd.getErr().println("sluice " + cmd.getCommandName() + ": " + ex.getMessage());
-      cmd.getErr().println("Try 'sluice " + qualifiedName(cmd) + " --help'.");
+      cmd.getErr().println(cmd.getCommandSpec().qualifiedName(" ") + ": " + ex.getMessage());
+      cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName(" ") + " --help'.");
       return USAGE;
-    }
-
-    private static String qualifiedName(CommandLine cmd) {
-      String q = cmd.getCommandSpec().qualifiedName(" ");
-      return q.startsWith("sluice ") ? q.substring("sluice ".length()) : "";
     }
   }
 }

@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       CommandLine.HelpCommand.class,
+      ExplainCommand.class,
+      ConfigCommand.class,
     },
     footer = {
       "",

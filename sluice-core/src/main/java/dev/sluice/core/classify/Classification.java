@@ -1,5 +1,6 @@
 package dev.sluice.core.classify;
 
+import dev.sluice.core.policy.QuotaExhaustedMatcher;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -14,7 +15,7 @@ import java.util.OptionalInt;
  * @param quotaRule the configured rule that recognised quota exhaustion, for {@link
  *     Verdict#QUOTA_EXHAUSTED}
  */
-public record Classification(Verdict verdict, OptionalInt status, String reason, Optional<QuotaRule> quotaRule) {
+public record Classification(Verdict verdict, OptionalInt status, String reason, Optional<QuotaExhaustedMatcher> quotaRule) {
   public Classification {
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(status, "status");

@@ -1,5 +1,6 @@
 package dev.sluice.core.classify;
 
+import dev.sluice.core.policy.QuotaExhaustedMatcher;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -16,7 +17,7 @@ import java.util.OptionalInt;
  * <p>The table, in order:
  *
  * <ol>
- *   <li>a configured {@link QuotaRule} matching status and body → {@code quota_exhausted};
+ *   <li>a configured {@link QuotaExhaustedMatcher} matching status and body → {@code quota_exhausted};
  *   <li>2xx and 304 → {@code success}; other 1xx/3xx → {@code redirect_refused} (Sluice never
  *       follows redirects);
  *   <li>429 → {@code rate_limited};
@@ -36,10 +37,10 @@ public final class Classifier {
   private static final List<String> REMAINING_FIELDS =
       List.of("x-ratelimit-remaining", "ratelimit-remaining", "x-ratelimit-remaining-requests");
 
-  private final List<QuotaRule> quotaRules;
+  private final List<QuotaExhaustedMatcher> quotaRules;
 
   /** A classifier that recognises the given provider quota-exhaustion rules (may be empty). */
-  public Classifier(List<QuotaRule> quotaRules) {
+  public Classifier(List<QuotaExhaustedMatcher> quotaRules) {
     this.quotaRules = List.copyOf(Objects.requireNonNull(quotaRules, "quotaRules"));
   }
 
@@ -68,13 +69,13 @@ public final class Classifier {
 
   private Classification classifyResponse(AttemptResult.Response r) {
     int status = r.status();
-    Optional<QuotaRule> quota = matchQuota(r);
+    Optional<QuotaExhaustedMatcher> quota = matchQuota(r);
     if (quota.isPresent()) {
-      QuotaRule rule = quota.get();
+      QuotaExhaustedMatcher rule = quota.get();
       return new Classification(
           Verdict.QUOTA_EXHAUSTED,
           OptionalInt.of(status),
-          status + " with " + rule.jsonPointer() + " = " + rule.equalsValue() + ": provider quota exhausted until the " + rule.reset().code() + " reset",
+          rule.describe() + ": provider quota exhausted until the " + rule.reset().configName() + " reset",
           quota);
     }
     if (status == 304 || (status >= 200 && status < 300)) {
@@ -118,24 +119,34 @@ public final class Classifier {
     return Optional.empty();
   }
 
-  private Optional<QuotaRule> matchQuota(AttemptResult.Response r) {
+  private Optional<QuotaExhaustedMatcher> matchQuota(AttemptResult.Response r) {
     if (quotaRules.isEmpty()) {
       return Optional.empty();
     }
-    JsonNode body = null;
-    for (QuotaRule rule : quotaRules) {
-      if (rule.status() != r.status()) {
-        continue;
+    JsonNode[] body = {null}; // parsed once, and only when a rule's status matches
+    java.util.function.Function<String, Optional<Object>> pointer = p -> {
+      if (body[0] == null) {
+        body[0] = parseJson(r.bodyPrefix());
       }
-      if (body == null) {
-        body = parseJson(r.bodyPrefix());
-      }
-      JsonNode at = body.at(rule.jsonPointer());
-      if (!at.isMissingNode() && !at.isContainerNode() && at.asText().equals(rule.equalsValue())) {
-        return Optional.of(rule);
-      }
+      return valueAt(body[0].at(p));
+    };
+    return quotaRules.stream().filter(rule -> rule.matches(r.status(), pointer)).findFirst();
+  }
+
+  private static Optional<Object> valueAt(JsonNode n) {
+    if (n.isMissingNode() || n.isNull()) {
+      return Optional.empty();
     }
-    return Optional.empty();
+    if (n.isNumber()) {
+      return Optional.of(n.decimalValue());
+    }
+    if (n.isBoolean()) {
+      return Optional.of(n.booleanValue());
+    }
+    if (n.isTextual()) {
+      return Optional.of(n.textValue());
+    }
+    return Optional.of(n); // an object or array: only satisfies "exists"
   }
 
   private static JsonNode parseJson(byte[] body) {

@@ -138,6 +138,12 @@ public final class RetryAfter {
     return start;
   }
 
+  /** A duration as operators read it in notes: {@code 1 s}, {@code 3600 s}, {@code 0.25 s}. */
+  static String secs(Duration d) {
+    java.math.BigDecimal s = java.math.BigDecimal.valueOf(d.getSeconds()).add(java.math.BigDecimal.valueOf(d.getNano(), 9)).stripTrailingZeros();
+    return (s.scale() < 0 ? s.setScale(0) : s).toPlainString() + " s";
+  }
+
   private static RetryAfterResult bounded(
       String header, Optional<Duration> raw, RetryAfterForm form, Instant now, RetryAfterPolicy policy, String described) {
     List<HeaderNote> notes = new ArrayList<>();
@@ -145,7 +151,7 @@ public final class RetryAfter {
     if (raw.isEmpty() || raw.get().compareTo(policy.cap()) > 0) {
       delay = policy.cap();
       notes.add(new HeaderNote(HeaderFlag.CAPPED, header,
-          "a delay of " + described + " is beyond the cap of " + policy.cap() + "; using the cap"));
+          "a delay of " + described + " is beyond the cap of " + secs(policy.cap()) + "; using the cap"));
     } else if (raw.get().compareTo(policy.minimumDelay()) < 0) {
       delay = policy.minimumDelay();
     } else {
@@ -158,11 +164,11 @@ public final class RetryAfter {
     if (!date.instant().isAfter(now)) {
       Duration delay = policy.minimumDelay();
       HeaderNote note = new HeaderNote(HeaderFlag.CLOCK_SKEW, RETRY_AFTER,
-          "date " + date.instant() + " is not after now (" + now + "); using the minimum delay of " + delay);
+          "date " + date.instant() + " is not after now (" + now + "); using the minimum delay of " + secs(delay));
       return new RetryAfterResult(Optional.of(delay), Optional.of(date.form()), Optional.of(InstantMath.plusSaturating(now, delay)), List.of(note));
     }
     Duration raw = Duration.between(now, date.instant());
-    return bounded(RETRY_AFTER, Optional.of(raw), date.form(), now, policy, raw + " (until " + date.instant() + ")");
+    return bounded(RETRY_AFTER, Optional.of(raw), date.form(), now, policy, secs(raw) + " (until " + date.instant() + ")");
   }
 
   private static RetryAfterResult malformed(String header, String why, String fieldValue) {

@@ -64,7 +64,7 @@ public final class RetryPlanner {
       case REDIRECT_REFUSED -> done(v, "redirect_refused", result.reason(),
           "call the final URL's provider directly if it is configured; Sluice does not follow redirects");
       case QUOTA_EXHAUSTED -> done(v, "quota_exhausted", result.reason(),
-          "wait for the provider's " + result.quotaRule().orElseThrow().reset().code() + " quota reset or raise the quota; a burst backoff cannot help");
+          "wait for the provider's " + result.quotaRule().orElseThrow().reset().configName() + " quota reset or raise the quota; a burst backoff cannot help");
       case OUTCOME_UNKNOWN -> ctx.write() ? uncertainWrite(v, result.reason(), ctx) : retryIfAllowed(result, ctx, serverDelay, random);
       case TIMEOUT_BEFORE_SEND, RESET_BEFORE_SEND -> retryIfAllowed(result, ctx, serverDelay, random);
       case UNAVAILABLE -> ctx.write() && !ctx.idempotencyKeySent()

@@ -1,7 +1,7 @@
 package dev.sluice.core.scope;
 
 import dev.sluice.core.classify.Classification;
-import dev.sluice.core.classify.QuotaRule;
+import dev.sluice.core.policy.QuotaReset;
 import dev.sluice.core.classify.Verdict;
 import dev.sluice.core.headers.RateLimitObservation;
 import dev.sluice.core.headers.RateLimitReading;
@@ -61,13 +61,13 @@ public record ScopeUpdate(Optional<Instant> holdUntil, OptionalLong remaining, O
       return Optional.of(new ScopeUpdate(Optional.of(now.plus(delay)), OptionalLong.of(0), resetAfter, source));
     }
     if (v == Verdict.QUOTA_EXHAUSTED) {
-      QuotaRule.ResetKind kind = result.quotaRule().orElseThrow().reset();
+      QuotaReset kind = result.quotaRule().orElseThrow().reset();
       Optional<Instant> until = serverDelay.map(s -> now.plus(s.delay()));
-      if (until.isEmpty() && kind == QuotaRule.ResetKind.DAILY) {
+      if (until.isEmpty() && kind == QuotaReset.DAILY) {
         until = Optional.of(now.atOffset(ZoneOffset.UTC).toLocalDate().plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC));
       }
       OptionalLong resetAfter = until.map(u -> OptionalLong.of(ceilSeconds(Duration.between(now, u)))).orElse(resetFromHeaders);
-      return Optional.of(new ScopeUpdate(until, OptionalLong.of(0), resetAfter, status + " quota exhausted (" + kind.code() + " reset)"));
+      return Optional.of(new ScopeUpdate(until, OptionalLong.of(0), resetAfter, status + " quota exhausted (" + kind.configName() + " reset)"));
     }
     if (pool.isEmpty()) {
       return Optional.empty();

@@ -1,5 +1,7 @@
 package dev.sluice.core.classify;
 
+import dev.sluice.core.policy.QuotaExhaustedMatcher;
+import dev.sluice.core.policy.QuotaReset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.http.Headers;
@@ -55,7 +57,7 @@ class ClassifierTest {
 
   @Test
   void configuredQuotaRuleTurnsA429IntoQuotaExhaustion() {
-    QuotaRule rule = new QuotaRule(429, "/error/code", "insufficient_quota", QuotaRule.ResetKind.BILLING);
+    QuotaExhaustedMatcher rule = QuotaExhaustedMatcher.of(429, "/error/code", "insufficient_quota", QuotaReset.BILLING);
     Classifier withRule = new Classifier(List.of(rule));
 
     Classification c = withRule.classify(new AttemptResult.Response(429, Headers.empty(),
@@ -68,7 +70,7 @@ class ClassifierTest {
 
   @Test
   void quotaRuleDoesNotMatchAnotherCodeOrStatusOrAGarbageBody() {
-    Classifier withRule = new Classifier(List.of(new QuotaRule(429, "/error/code", "insufficient_quota", QuotaRule.ResetKind.DAILY)));
+    Classifier withRule = new Classifier(List.of(QuotaExhaustedMatcher.of(429, "/error/code", "insufficient_quota", QuotaReset.DAILY)));
     assertThat(withRule.classify(new AttemptResult.Response(429, Headers.empty(), "{\"error\":{\"code\":\"rate_limit_exceeded\"}}")).verdict())
         .isEqualTo(Verdict.RATE_LIMITED);
     assertThat(withRule.classify(new AttemptResult.Response(400, Headers.empty(), "{\"error\":{\"code\":\"insufficient_quota\"}}")).verdict())

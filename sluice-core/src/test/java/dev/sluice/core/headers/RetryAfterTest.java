@@ -64,7 +64,7 @@ class RetryAfterTest {
       assertThat(r.notes()).singleElement().satisfies(n -> {
         assertThat(n.flag()).isEqualTo(HeaderFlag.CAPPED);
         assertThat(n.header()).isEqualTo("Retry-After");
-        assertThat(n.detail()).contains("3601").contains("PT1H");
+        assertThat(n.detail()).contains("3601").contains("3600 s");
       });
     }
 

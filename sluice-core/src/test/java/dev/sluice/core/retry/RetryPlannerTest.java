@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.core.classify.AttemptResult;
 import dev.sluice.core.classify.Classification;
 import dev.sluice.core.classify.Classifier;
-import dev.sluice.core.classify.QuotaRule;
+import dev.sluice.core.policy.QuotaExhaustedMatcher;
+import dev.sluice.core.policy.QuotaReset;
 import dev.sluice.core.classify.TransportFailure;
 import dev.sluice.core.http.Headers;
 import dev.sluice.core.retry.RetryDecision.Action;
@@ -207,7 +208,7 @@ class RetryPlannerTest {
 
   @Test
   void quotaExhaustionWaitsForItsResetNotABackoff() {
-    Classifier withRule = new Classifier(List.of(new QuotaRule(429, "/error/code", "insufficient_quota", QuotaRule.ResetKind.DAILY)));
+    Classifier withRule = new Classifier(List.of(QuotaExhaustedMatcher.of(429, "/error/code", "insufficient_quota", QuotaReset.DAILY)));
     Classification c = withRule.classify(new AttemptResult.Response(429, Headers.empty(), "{\"error\":{\"code\":\"insufficient_quota\"}}"));
 
     RetryDecision d = planner.decide(c, read(1, 0), retryAfter(5), new SplittableRandom(1));

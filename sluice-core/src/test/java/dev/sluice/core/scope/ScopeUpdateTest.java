@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.core.classify.AttemptResult;
 import dev.sluice.core.classify.Classification;
 import dev.sluice.core.classify.Classifier;
-import dev.sluice.core.classify.QuotaRule;
+import dev.sluice.core.policy.QuotaExhaustedMatcher;
+import dev.sluice.core.policy.QuotaReset;
 import dev.sluice.core.headers.HeaderFlag;
 import dev.sluice.core.headers.HeaderNote;
 import dev.sluice.core.headers.RateLimitReader;
@@ -105,7 +106,7 @@ class ScopeUpdateTest {
 
   @Test
   void dailyQuotaExhaustionHoldsUntilTheNextUtcMidnight() {
-    Classifier c = new Classifier(List.of(new QuotaRule(429, "/error/code", "insufficient_quota", QuotaRule.ResetKind.DAILY)));
+    Classifier c = new Classifier(List.of(QuotaExhaustedMatcher.of(429, "/error/code", "insufficient_quota", QuotaReset.DAILY)));
     ScopeUpdate u = updateFor(c, 429, "{\"error\":{\"code\":\"insufficient_quota\"}}").orElseThrow();
     assertThat(u.holdUntil()).contains(Instant.parse("2025-04-09T00:00:00Z"));
     assertThat(u.source()).contains("quota exhausted (daily reset)");
