@@ -1,5 +1,6 @@
 package dev.sluice.core.engine;
 
+import dev.sluice.core.policy.RequestClass;
 import dev.sluice.core.http.Headers;
 import dev.sluice.core.scope.ScopeId;
 import java.util.Arrays;
@@ -61,7 +62,7 @@ public record ActionRequest(
 
   /** A read of {@code target} with no body, no key, not immutable: the common case in tests. */
   public static ActionRequest read(String taskId, Priority priority, ScopeId scope, String routeTemplate, String target) {
-    return new ActionRequest(taskId, priority, scope, RequestClass.READ, "GET", routeTemplate, target, Headers.empty(), new byte[0], false,
+    return new ActionRequest(taskId, priority, scope, RequestClass.SEED_READ, "GET", routeTemplate, target, Headers.empty(), new byte[0], false,
         Optional.empty(), false);
   }
 

@@ -1,5 +1,6 @@
 package dev.sluice.core.engine;
 
+import dev.sluice.core.policy.RequestClass;
 import dev.sluice.core.classify.AttemptResult;
 import dev.sluice.core.classify.Classification;
 import dev.sluice.core.classify.TransportFailure;
@@ -549,7 +550,7 @@ public final class Engine {
 
     TaskState leader = task(a.request.taskId());
     RequestClass rc = a.request.requestClass();
-    RetryContext ctx = new RetryContext(rc.name(), rc.maxAttempts(), rc.maxWait(), rc.retryStatuses(), a.request.write(),
+    RetryContext ctx = new RetryContext(rc.name(), rc.maxAttempts(), rc.maxWait(), java.util.Set.copyOf(rc.retryStatuses()), a.request.write(),
         a.request.idempotencyKey().isPresent(), a.request.lookupAvailable(), a.attempts, a.waited, leader.budget.deadline(), now);
     RetryDecision d = settings.planner().decide(c, ctx, serverDelay, settings.random());
     // The circuit counts actions that ended in a failure, not each bounded retry inside one action:

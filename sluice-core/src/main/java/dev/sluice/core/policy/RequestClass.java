@@ -1,7 +1,6 @@
 package dev.sluice.core.policy;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,7 +34,6 @@ public record RequestClass(String name, int maxAttempts, Duration maxWait, List<
   /** Names of request classes: what may appear as a key under {@code request_classes}. */
   public static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:-]{0,63}");
 
-  private static final Map<String, RequestClass> SEED = seed();
 
   public RequestClass {
     Objects.requireNonNull(name, "name");
@@ -81,11 +79,19 @@ public record RequestClass(String name, int maxAttempts, Duration maxWait, List<
     return SEED;
   }
 
+  /** The seed's {@code read}: 4 attempts, 90 s, [408, 429, 500, 502, 503, 504]. */
+  public static final RequestClass SEED_READ = new RequestClass(READ, 4, Duration.ofSeconds(90), List.of(408, 429, 500, 502, 503, 504));
+  /** The seed's {@code idempotent_write}: 3 attempts, 120 s, [408, 429, 502, 503, 504]. */
+  public static final RequestClass SEED_IDEMPOTENT_WRITE =
+      new RequestClass(IDEMPOTENT_WRITE, 3, Duration.ofSeconds(120), List.of(408, 429, 502, 503, 504));
+  /** The seed's {@code uncertain_write}: 1 attempt, 0 s, no retry statuses. */
+  public static final RequestClass SEED_UNCERTAIN_WRITE = new RequestClass(UNCERTAIN_WRITE, 1, Duration.ZERO, List.of());
+
+  // After the SEED_* constants: static initialisers run in textual order.
+  private static final Map<String, RequestClass> SEED = seed();
+
   private static Map<String, RequestClass> seed() {
-    List<RequestClass> classes = new ArrayList<>();
-    classes.add(new RequestClass(READ, 4, Duration.ofSeconds(90), List.of(408, 429, 500, 502, 503, 504)));
-    classes.add(new RequestClass(IDEMPOTENT_WRITE, 3, Duration.ofSeconds(120), List.of(408, 429, 502, 503, 504)));
-    classes.add(new RequestClass(UNCERTAIN_WRITE, 1, Duration.ZERO, List.of()));
+    List<RequestClass> classes = List.of(SEED_READ, SEED_IDEMPOTENT_WRITE, SEED_UNCERTAIN_WRITE);
     Map<String, RequestClass> m = new LinkedHashMap<>();
     classes.forEach(c -> m.put(c.name(), c));
     return Collections.unmodifiableMap(m);

@@ -1,5 +1,7 @@
 package dev.sluice.core.engine;
 
+import java.util.List;
+import dev.sluice.core.policy.RequestClass;
 import static dev.sluice.core.engine.EngineFixture.SCOPE;
 import static dev.sluice.core.engine.EngineFixture.T0;
 import static dev.sluice.core.engine.EngineFixture.read;
@@ -44,7 +46,7 @@ class BudgetTest {
 
   @Test
   void timeWaitingInTheQueueCountsAgainstMaxWait() {
-    RequestClass quick = new RequestClass("quick", 3, Duration.ofSeconds(5), Set.of(503));
+    RequestClass quick = new RequestClass("quick", 3, Duration.ofSeconds(5), List.of(503));
     EngineFixture fx = new EngineFixture(Duration.ofSeconds(60), r -> RecordingTransport.ok(), ScopeSettings.of(SCOPE, 1, 25));
     fx.engine.submit(read("hog"));
     CompletableFuture<Outcome> waiting = fx.engine.submit(withClass(read("w"), quick));
@@ -90,9 +92,9 @@ class BudgetTest {
   void aWriteWhoseOutcomeIsUnknownIsReconciledOrEscalatedNeverResent() {
     EngineFixture fx = new EngineFixture(Duration.ofMillis(10), r -> new AttemptResult.Failure(TransportFailure.RESET_AFTER_SEND),
         ScopeSettings.of(SCOPE, 2, 25));
-    ActionRequest blind = new ActionRequest("t", Priority.INTERACTIVE, SCOPE, RequestClass.UNCERTAIN_WRITE, "POST", "/records", "/records",
+    ActionRequest blind = new ActionRequest("t", Priority.INTERACTIVE, SCOPE, RequestClass.SEED_UNCERTAIN_WRITE, "POST", "/records", "/records",
         Headers.empty(), "{}".getBytes(), false, Optional.empty(), false);
-    ActionRequest lookup = new ActionRequest("u", Priority.INTERACTIVE, SCOPE, RequestClass.IDEMPOTENT_WRITE, "POST", "/v1/transfers", "/v1/transfers",
+    ActionRequest lookup = new ActionRequest("u", Priority.INTERACTIVE, SCOPE, RequestClass.SEED_IDEMPOTENT_WRITE, "POST", "/v1/transfers", "/v1/transfers",
         Headers.empty(), "{}".getBytes(), false, Optional.of("k1"), true);
     CompletableFuture<Outcome> a = fx.engine.submit(blind);
     CompletableFuture<Outcome> b = fx.engine.submit(lookup);

@@ -1,5 +1,6 @@
 package dev.sluice.core.engine;
 
+import dev.sluice.core.policy.RequestClass;
 import static dev.sluice.core.engine.EngineFixture.SCOPE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +17,7 @@ class CircuitBreakerTest {
   private static final String ERROR = "{\"error\":{\"code\":\"invalid_amount\",\"message\":\"amount must be positive (req 8f3a)\"}}";
 
   private static ActionRequest post(String task, String json) {
-    return new ActionRequest(task, Priority.INTERACTIVE, SCOPE, RequestClass.IDEMPOTENT_WRITE, "POST", "/v1/transfers", "/v1/transfers",
+    return new ActionRequest(task, Priority.INTERACTIVE, SCOPE, RequestClass.SEED_IDEMPOTENT_WRITE, "POST", "/v1/transfers", "/v1/transfers",
         Headers.of("Content-Type", "application/json"), json.getBytes(StandardCharsets.UTF_8), false, Optional.of("key-" + json.hashCode()), true);
   }
 
