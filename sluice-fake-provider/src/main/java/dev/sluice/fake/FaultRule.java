@@ -59,18 +59,22 @@ public record FaultRule(
     return new FaultRule(fault, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), 1, 1);
   }
 
+  /** Only requests with this HTTP method (case-insensitive). */
   public FaultRule method(String m) {
     return new FaultRule(fault, Optional.of(m), path, family, scope, nth, times);
   }
 
+  /** Only requests whose path matches this pattern (exact, {@code {name}} segments, or a {@code *} prefix). */
   public FaultRule path(String p) {
     return new FaultRule(fault, method, Optional.of(p), family, scope, nth, times);
   }
 
+  /** Only requests routed to this family. */
   public FaultRule family(String f) {
     return new FaultRule(fault, method, path, Optional.of(f), scope, nth, times);
   }
 
+  /** Only requests of this scope (see {@link ScopeBy#credentialScope(String)}). */
   public FaultRule scope(String s) {
     return new FaultRule(fault, method, path, family, Optional.of(s), nth, times);
   }

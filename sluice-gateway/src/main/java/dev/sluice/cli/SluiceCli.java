@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       CommandLine.HelpCommand.class,
+      FakeProviderCommand.class,
     },
     footer = {
       "",

@@ -81,7 +81,7 @@ final class Exchange {
         entry.fault(Fault.Kind.RESET.configName());
         entry.result(Attempt.Result.RESET);
         closeConnection(true);
-        callback.failed(new IOException("fake provider fault: connection reset"));
+        callback.failed(new FaultAbort("connection reset"));
         return;
       }
       byte[] body = readBody();
@@ -256,7 +256,7 @@ final class Exchange {
       entry.result(Attempt.Result.DROPPED);
       releaseSlot();
       closeConnection(false);
-      callback.failed(new IOException("fake provider fault: dropped after commit"));
+      callback.failed(new FaultAbort("dropped after commit"));
       return;
     }
     Optional<Fault> truncate = first(Fault.Kind.TRUNCATE);
@@ -267,7 +267,7 @@ final class Exchange {
       write(false, ByteBuffer.wrap(body, 0, n));
       releaseSlot();
       closeConnection(false);
-      callback.failed(new IOException("fake provider fault: truncated response"));
+      callback.failed(new FaultAbort("truncated response"));
       return;
     }
     Optional<Fault> slow = first(Fault.Kind.SLOW_BODY);
