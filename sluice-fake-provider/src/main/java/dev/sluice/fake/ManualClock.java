@@ -46,9 +46,13 @@ public final class ManualClock extends Clock {
     return ZoneOffset.UTC;
   }
 
+  /** Returns this clock for UTC; a ManualClock has no other zone. */
   @Override
   public Clock withZone(ZoneId zone) {
-    throw new UnsupportedOperationException("a ManualClock is always UTC");
+    if (ZoneOffset.UTC.equals(zone.normalized())) {
+      return this;
+    }
+    throw new UnsupportedOperationException("a ManualClock is always UTC, not " + zone);
   }
 
   @Override
