@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       ExplainCommand.class,
       ConfigCommand.class,
+      FakeProviderCommand.class,
     },
     footer = {
       "",
