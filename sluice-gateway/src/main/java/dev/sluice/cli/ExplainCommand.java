@@ -66,9 +66,10 @@ import picocli.CommandLine.Model.CommandSpec;
     name = "explain",
     sortOptions = false,
     description = {
-      "Explain what Sluice does with one provider response: the verdict, whether it retries and",
-      "why, the delay (the full-jitter window or the server's exact delay and its source), the",
-      "scope record update in the seed's shape, and the header flags raised.",
+      "Explain what Sluice does with one provider response, and why.",
+      "Prints the verdict, whether it retries and why, the delay (the full-jitter window or the",
+      "server's exact delay and its source), the scope record update in the seed's shape, and",
+      "the header flags raised.",
       "",
       "Without --config the request class is --class, or 'read' for GET/HEAD and",
       "'uncertain_write' for other methods (the unmatched-route rule), with the seed's limits;",

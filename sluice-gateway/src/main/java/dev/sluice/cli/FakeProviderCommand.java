@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Run a fake rate-limited API: it enforces quotas, sends rate-limit headers,",
-      "honours Idempotency-Key, misbehaves on cue and counts every attempt.",
+      "Run a fake rate-limited API that counts every attempt it receives.",
+      "It enforces quotas, sends rate-limit headers, honours Idempotency-Key and",
+      "misbehaves on cue (503s, resets, commit-then-drop, truncation, latency).",
       "",
       "Without a config it serves /records, /v1/transfers, /v1/invoices/{id},",
       "/v1/balance and /v1/operations/{id} at 10 requests/s (burst 10) per",
