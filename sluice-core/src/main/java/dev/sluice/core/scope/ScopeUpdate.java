@@ -27,7 +27,7 @@ import java.util.OptionalLong;
  *       holds nothing here (a person decides, by the escalation path).
  *   <li>Any other response with rate-limit fields updates {@code remaining} and {@code
  *       reset_after_seconds} from the most constrained pool; it holds the scope only when that
- *       pool is exhausted, until its reset.
+ *       pool is exhausted, until its reset, but never longer than the policy's cap.
  * </ul>
  *
  * <p>Applying an update never moves {@code next_allowed_at} earlier: rate-limit fields shape
@@ -73,7 +73,12 @@ public record ScopeUpdate(Optional<Instant> holdUntil, OptionalLong remaining, O
       return Optional.empty();
     }
     RateLimitObservation o = pool.get();
-    Optional<Instant> hold = o.remaining().isPresent() && o.remaining().getAsLong() == 0 ? o.resetAt().filter(r -> r.isAfter(now)) : Optional.empty();
+    // The reset comes straight from a header: bound the hold by the same cap as any server delay,
+    // or one absurd "r=0;t=999999999" would freeze the whole scope for centuries.
+    Instant latest = now.plus(policy.cap());
+    Optional<Instant> hold = o.remaining().isPresent() && o.remaining().getAsLong() == 0
+        ? o.resetAt().filter(r -> r.isAfter(now)).map(r -> r.isAfter(latest) ? latest : r)
+        : Optional.empty();
     return Optional.of(new ScopeUpdate(hold, o.remaining(), resetFromHeaders, o.sourceHeader()));
   }
 

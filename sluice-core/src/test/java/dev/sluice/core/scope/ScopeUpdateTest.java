@@ -100,6 +100,20 @@ class ScopeUpdateTest {
   }
 
   @Test
+  void anExhaustedPoolOnSuccessHoldsUntilItsReset() {
+    ScopeUpdate u = updateFor(200, "RateLimit-Policy", "\"default\";q=100;w=60", "RateLimit", "\"default\";r=0;t=42").orElseThrow();
+    assertThat(u.holdUntil()).contains(NOW.plusSeconds(42));
+  }
+
+  @Test
+  void anAbsurdResetOnSuccessHoldsTheScopeNoLongerThanTheCap() {
+    ScopeUpdate u = updateFor(200, "RateLimit", "\"default\";r=0;t=999999999999999").orElseThrow();
+    assertThat(u.holdUntil()).contains(NOW.plus(POLICY.cap()));
+    ScopeUpdate github = updateFor(200, "x-ratelimit-remaining", "0", "x-ratelimit-reset", "99999999999").orElseThrow();
+    assertThat(github.holdUntil()).contains(NOW.plus(POLICY.cap()));
+  }
+
+  @Test
   void a503SaysNothingAboutTheScope() {
     assertThat(updateFor(503, "Retry-After", "10")).isEmpty();
   }
