@@ -22,8 +22,9 @@ import java.util.random.RandomGenerator;
  *       or the provider honours the idempotency key that was sent, else {@code ESCALATE}. The same
  *       holds for a write that met a 5xx or 408 without an idempotency key: the provider may have
  *       acted before failing.
- *   <li>Otherwise a retry needs the status in the class's {@code retry_statuses} (for transport
- *       failures with no response: the class allowing more than one attempt), an attempt left
+ *   <li>Otherwise a retry needs the status in the class's {@code retry_statuses} (a {@code
+ *       rate_limited} verdict counts as {@code 429} whatever its status, e.g. GitHub's 403; for
+ *       transport failures with no response: the class allowing more than one attempt), an attempt left
  *       ({@code attempt < max_attempts}) and wait budget left.
  *   <li>The delay is {@code max(server delay, uniform(0, min(max, base·2^n)))} with {@code n =
  *       attempt}: a server-given delay wins when longer. The jitter window is clamped to the wait
@@ -99,8 +100,12 @@ public final class RetryPlanner {
       }
     } else {
       int status = result.status().getAsInt();
-      if (!ctx.retryStatuses().contains(status)) {
-        return done(v, v.code(), result.reason() + "; " + status + " is not in class " + ctx.requestClass() + "'s retry_statuses",
+      // A rate limit is a scheduling instruction whatever status carries it (GitHub answers its
+      // limits with 403): the class's 429 entry says whether rate-limited work is retried.
+      int listed = v == Verdict.RATE_LIMITED ? 429 : status;
+      if (!ctx.retryStatuses().contains(listed)) {
+        String what = listed == status ? String.valueOf(status) : "a rate limit (" + status + ", treated as 429)";
+        return done(v, v.code(), result.reason() + "; " + what + " is not in class " + ctx.requestClass() + "'s retry_statuses",
             nextSafeFor(v));
       }
     }

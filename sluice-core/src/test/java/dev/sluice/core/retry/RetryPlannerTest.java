@@ -73,6 +73,28 @@ class RetryPlannerTest {
   }
 
   @Test
+  void aGitHubStyle403RateLimitIsRetriedLikeA429AfterItsDelay() {
+    Classification limited = classifier.classify(new AttemptResult.Response(403, Headers.of("Retry-After", "30")));
+    RetryDecision d = planner.decide(limited, read(1, 0), retryAfter(30), new BackoffTest.FixedRandom(0.5));
+
+    assertThat(d.action()).isEqualTo(Action.RETRY);
+    assertThat(d.delay()).contains(Duration.ofSeconds(30));
+    assertThat(d.delaySource()).contains(DelaySource.RETRY_AFTER);
+  }
+
+  @Test
+  void aRateLimited403IsNotRetriedWhenTheClassDoesNotRetry429() {
+    Classification limited = classifier.classify(new AttemptResult.Response(403, Headers.of("x-ratelimit-remaining", "0")));
+    RetryContext no429 = new RetryContext("read", 4, Duration.ofSeconds(90), Set.of(503), false, false, false, 1,
+        Duration.ZERO, Optional.empty(), NOW);
+    RetryDecision d = planner.decide(limited, no429, Optional.empty(), new BackoffTest.FixedRandom(0.5));
+
+    assertThat(d.action()).isEqualTo(Action.DONE);
+    assertThat(d.outcome()).contains("rate_limited");
+    assertThat(d.reason()).contains("treated as 429");
+  }
+
+  @Test
   void aShorterServerDelayIsTheFloorOfTheJitterWindow() {
     // attempt 3: window min(60, 2^3) = 8 s; server says 2 s -> delay in [2, 8].
     RetryDecision low = planner.decide(status(429), read(3, 0), retryAfter(2), new BackoffTest.FixedRandom(0.1));
