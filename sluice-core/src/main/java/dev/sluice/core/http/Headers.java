@@ -106,9 +106,13 @@ public final class Headers {
     return fields.hashCode();
   }
 
+  /**
+   * The field names only: request headers carry the agent's token and, past the transport, the
+   * provider credential, and a toString ends up in logs and assertion messages (DESIGN.md §6).
+   */
   @Override
   public String toString() {
-    return fields.toString();
+    return "Headers" + fields.keySet();
   }
 
   /** Collects field lines; names are case-insensitive. */

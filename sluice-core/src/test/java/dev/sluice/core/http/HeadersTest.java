@@ -38,6 +38,12 @@ class HeadersTest {
   }
 
   @Test
+  void toStringNamesTheFieldsButNeverShowsAValue() {
+    Headers h = Headers.of("Authorization", "Bearer canary-s3cret", "X-Api-Key", "canary-k3y", "Retry-After", "10");
+    assertThat(h.toString()).contains("authorization", "x-api-key", "retry-after").doesNotContain("canary", "10");
+  }
+
+  @Test
   void oddPairsAreRefusedWithTheCount() {
     assertThatThrownBy(() -> Headers.of("a")).hasMessageContaining("odd count: 1");
   }
