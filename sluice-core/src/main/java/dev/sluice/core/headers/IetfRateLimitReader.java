@@ -16,8 +16,8 @@ import dev.sluice.core.headers.sf.SfString;
 import dev.sluice.core.headers.sf.SfToken;
 import dev.sluice.core.headers.sf.StructuredFieldException;
 import dev.sluice.core.headers.sf.StructuredFields;
+import dev.sluice.core.headers.internal.InstantMath;
 import dev.sluice.core.http.Headers;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 /**
  * Reads the IETF {@code RateLimit-Policy} and {@code RateLimit} fields of
@@ -115,7 +116,7 @@ public final class IetfRateLimitReader implements RateLimitDialectReader {
           policy == null ? OptionalLong.empty() : OptionalLong.of(policy.quota()),
           limit == null ? OptionalLong.empty() : OptionalLong.of(limit.remaining()),
           policy == null ? Optional.empty() : policy.window(),
-          limit == null ? Optional.empty() : limit.resetSeconds().map(t -> plusSecondsSaturating(now, t)),
+          limit == null ? Optional.empty() : limit.resetSeconds().map(t -> InstantMath.plusSaturating(now, Duration.ofSeconds(t))),
           source));
     }
     return List.copyOf(out);
@@ -154,16 +155,7 @@ public final class IetfRateLimitReader implements RateLimitDialectReader {
           throw new BadMember("window w must be at least 1 second, got 0");
         }
         Policy policy = new Policy(quota, unit.get(), w.isPresent() ? Optional.of(Duration.ofSeconds(w.getAsLong())) : Optional.empty(), pk(p));
-        Policy earlier = policies.get(name);
-        if (earlier == null) {
-          policies.put(name, policy);
-        } else {
-          notes.add(new HeaderNote(HeaderFlag.CONFLICTING_HEADERS, RATE_LIMIT_POLICY,
-              "policy \"" + shortName(name) + "\" is listed twice (q=" + earlier.quota() + " and q=" + quota + "); the smaller quota was kept"));
-          if (quota < earlier.quota()) {
-            policies.put(name, policy);
-          }
-        }
+        keepSmaller(policies, name, policy, Policy::quota, RATE_LIMIT_POLICY, "q", "quota", notes);
         // An accepted policy's unit wins over an earlier, ignored member of the same name.
         declaredUnits.put(name, Optional.of(policies.get(name).unit()));
       } catch (BadMember e) {
@@ -189,21 +181,32 @@ public final class IetfRateLimitReader implements RateLimitDialectReader {
           throw new BadMember("its policy's quota unit is not understood, so r cannot be read");
         }
         Limit limit = new Limit(remaining, t.isPresent() ? Optional.of(t.getAsLong()) : Optional.empty(), pk);
-        Limit earlier = limits.get(name);
-        if (earlier == null) {
-          limits.put(name, limit);
-        } else {
-          notes.add(new HeaderNote(HeaderFlag.CONFLICTING_HEADERS, RATE_LIMIT,
-              "policy \"" + shortName(name) + "\" is listed twice (r=" + earlier.remaining() + " and r=" + remaining + "); the smaller remaining quota was kept"));
-          if (remaining < earlier.remaining()) {
-            limits.put(name, limit);
-          }
-        }
+        keepSmaller(limits, name, limit, Limit::remaining, RATE_LIMIT, "r", "remaining quota", notes);
       } catch (BadMember e) {
         notes.add(memberIgnored(RATE_LIMIT, i, name, e.getMessage()));
       }
     }
     return limits;
+  }
+
+  /**
+   * Keeps {@code member} under {@code name}; when the name was already seen, keeps whichever has the
+   * smaller {@code count} (the more conservative reading) and notes the conflict.
+   */
+  private static <T> void keepSmaller(Map<String, T> kept, String name, T member, ToLongFunction<T> count,
+      String field, String param, String what, List<HeaderNote> notes) {
+    T earlier = kept.get(name);
+    if (earlier == null) {
+      kept.put(name, member);
+      return;
+    }
+    long before = count.applyAsLong(earlier);
+    long now = count.applyAsLong(member);
+    notes.add(new HeaderNote(HeaderFlag.CONFLICTING_HEADERS, field, "policy \"" + shortName(name) + "\" is listed twice ("
+        + param + "=" + before + " and " + param + "=" + now + "); the smaller " + what + " was kept"));
+    if (now < before) {
+      kept.put(name, member);
+    }
   }
 
   /** The members of the field, or none (with a note) when it is absent or not a valid List. */
@@ -311,12 +314,4 @@ public final class IetfRateLimitReader implements RateLimitDialectReader {
     return name.length() <= MAX_SHOWN_NAME ? name : name.substring(0, MAX_SHOWN_NAME) + "...";
   }
 
-  /** {@code now + seconds}, pinned to {@link Instant#MAX} instead of overflowing. */
-  private static Instant plusSecondsSaturating(Instant now, long seconds) {
-    try {
-      return now.plusSeconds(seconds);
-    } catch (DateTimeException | ArithmeticException e) {
-      return Instant.MAX;
-    }
-  }
 }
