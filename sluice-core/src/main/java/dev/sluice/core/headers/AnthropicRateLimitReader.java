@@ -6,8 +6,6 @@ import dev.sluice.core.http.Headers;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Reads Anthropic's rate-limit fields {@code anthropic-ratelimit-KIND-{limit,remaining,reset}}
@@ -49,21 +47,8 @@ public final class AnthropicRateLimitReader implements RateLimitDialectReader {
   public List<RateLimitObservation> read(Headers headers, Instant now, List<HeaderNote> notes) {
     List<RateLimitObservation> out = new ArrayList<>(KINDS.size());
     for (String kind : KINDS) {
-      DialectFields.Sources sources = new DialectFields.Sources();
-      OptionalLong limit = DialectFields.count(headers, name(kind, "limit"), notes);
-      sources.used(name(kind, "limit"), limit.isPresent());
-      OptionalLong remaining = DialectFields.count(headers, name(kind, "remaining"), notes);
-      sources.used(name(kind, "remaining"), remaining.isPresent());
-      Optional<Instant> resetAt = DialectFields.value(headers, name(kind, "reset"), notes, Rfc3339::parse);
-      sources.used(name(kind, "reset"), resetAt.isPresent());
-      if (!sources.isEmpty()) {
-        boolean requests = kind.equals("requests");
-        out.add(new RateLimitObservation(
-            RateLimitDialect.ANTHROPIC,
-            requests ? RateLimitObservation.Unit.REQUESTS : RateLimitObservation.Unit.TOKENS,
-            requests ? Optional.empty() : Optional.of(kind),
-            limit, remaining, Optional.empty(), resetAt, sources.toString()));
-      }
+      DialectFields.perKind(RateLimitDialect.ANTHROPIC, kind, headers, name(kind, "limit"), name(kind, "remaining"), name(kind, "reset"),
+          name -> DialectFields.value(headers, name, notes, Rfc3339::parse), notes).ifPresent(out::add);
     }
     return List.copyOf(out);
   }

@@ -6,8 +6,6 @@ import dev.sluice.core.http.Headers;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Reads OpenAI's rate-limit fields:
@@ -49,21 +47,8 @@ public final class OpenAiRateLimitReader implements RateLimitDialectReader {
   public List<RateLimitObservation> read(Headers headers, Instant now, List<HeaderNote> notes) {
     List<RateLimitObservation> out = new ArrayList<>(2);
     for (String unit : UNITS) {
-      DialectFields.Sources sources = new DialectFields.Sources();
-      OptionalLong limit = DialectFields.count(headers, limit(unit), notes);
-      sources.used(limit(unit), limit.isPresent());
-      OptionalLong remaining = DialectFields.count(headers, remaining(unit), notes);
-      sources.used(remaining(unit), remaining.isPresent());
-      Optional<Instant> resetAt = DialectFields.resetAfter(headers, reset(unit), now, notes, DurationText::parse);
-      sources.used(reset(unit), resetAt.isPresent());
-      if (!sources.isEmpty()) {
-        boolean requests = unit.equals("requests");
-        out.add(new RateLimitObservation(
-            RateLimitDialect.OPENAI,
-            requests ? RateLimitObservation.Unit.REQUESTS : RateLimitObservation.Unit.TOKENS,
-            requests ? Optional.empty() : Optional.of(unit),
-            limit, remaining, Optional.empty(), resetAt, sources.toString()));
-      }
+      DialectFields.perKind(RateLimitDialect.OPENAI, unit, headers, limit(unit), remaining(unit), reset(unit),
+          name -> DialectFields.resetAfter(headers, name, now, notes, DurationText::parse), notes).ifPresent(out::add);
     }
     return List.copyOf(out);
   }

@@ -2,6 +2,8 @@ package dev.sluice.core.headers.internal;
 
 import dev.sluice.core.headers.HeaderFlag;
 import dev.sluice.core.headers.HeaderNote;
+import dev.sluice.core.headers.RateLimitDialect;
+import dev.sluice.core.headers.RateLimitObservation;
 import dev.sluice.core.http.Headers;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,6 +76,34 @@ public final class DialectFields {
       }
       case ValueParse.Refused<Duration> r -> ValueParse.refused(r.why());
     });
+  }
+
+  /**
+   * The observation of one {@code limit / remaining / reset} trio, as OpenAI and Anthropic send one
+   * per kind: kind {@code requests} counts requests in the default pool, any other kind counts
+   * tokens with the kind as partition. Empty when none of the three fields could be read.
+   *
+   * @param readReset reads the reset field of the given name (each dialect writes resets its way)
+   */
+  public static Optional<RateLimitObservation> perKind(RateLimitDialect dialect, String kind, Headers headers,
+      String limitName, String remainingName, String resetName, Function<String, Optional<Instant>> readReset,
+      List<HeaderNote> notes) {
+    Sources sources = new Sources();
+    OptionalLong limit = count(headers, limitName, notes);
+    sources.used(limitName, limit.isPresent());
+    OptionalLong remaining = count(headers, remainingName, notes);
+    sources.used(remainingName, remaining.isPresent());
+    Optional<Instant> resetAt = readReset.apply(resetName);
+    sources.used(resetName, resetAt.isPresent());
+    if (sources.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean requests = kind.equals("requests");
+    return Optional.of(new RateLimitObservation(
+        dialect,
+        requests ? RateLimitObservation.Unit.REQUESTS : RateLimitObservation.Unit.TOKENS,
+        requests ? Optional.empty() : Optional.of(kind),
+        limit, remaining, Optional.empty(), resetAt, sources.toString()));
   }
 
   /** Adds a note that {@code name}'s value was ignored, and why. */
