@@ -9,8 +9,10 @@ import dev.sluice.fake.RetryAfterFormat;
 import dev.sluice.fake.ScopeBy;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -106,16 +108,13 @@ final class FakeProviderCommand implements Callable<Integer> {
       builder.inspect(true);
     }
     if (dialect != null) {
-      builder.dialect(Dialect.fromConfigName(dialect).orElseThrow(() -> new CliErrors.UserError(
-          "--dialect: expected one of " + Dialect.configNames() + "; got '" + dialect + "'")));
+      builder.dialect(named("--dialect", dialect, Dialect::fromConfigName, "one of " + Dialect.configNames()));
     }
     if (retryAfterFormat != null) {
-      builder.retryAfterFormat(RetryAfterFormat.fromConfigName(retryAfterFormat).orElseThrow(() -> new CliErrors.UserError(
-          "--retry-after-format: expected seconds, http-date or none; got '" + retryAfterFormat + "'")));
+      builder.retryAfterFormat(named("--retry-after-format", retryAfterFormat, RetryAfterFormat::fromConfigName, "seconds, http-date or none"));
     }
     if (scopeBy != null) {
-      builder.scopeBy(ScopeBy.fromConfigName(scopeBy).orElseThrow(() -> new CliErrors.UserError(
-          "--scope-by: expected authorization, family or header:NAME; got '" + scopeBy + "'")));
+      builder.scopeBy(named("--scope-by", scopeBy, ScopeBy::fromConfigName, "authorization, family or header:NAME"));
     }
     if (rate != null || burst != null) {
       Quota q = base.quota();
@@ -145,6 +144,11 @@ final class FakeProviderCommand implements Callable<Integer> {
       // Ctrl-C: the hook is what closed it.
     }
     return 0;
+  }
+
+  /** The value of a named option, or one line saying what was expected. */
+  private static <T> T named(String option, String value, Function<String, Optional<T>> parse, String expected) {
+    return parse.apply(value).orElseThrow(() -> new CliErrors.UserError(option + ": expected " + expected + "; got '" + value + "'"));
   }
 
   private void printBanner(FakeProvider fake) {
