@@ -4,7 +4,10 @@ import dev.sluice.core.policy.QuotaExhaustedMatcher;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import dev.sluice.core.headers.RateLimitObservation;
+import dev.sluice.core.headers.RateLimitReader;
 import dev.sluice.core.http.Headers;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,8 +37,7 @@ import java.util.OptionalInt;
  */
 public final class Classifier {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> REMAINING_FIELDS =
-      List.of("x-ratelimit-remaining", "ratelimit-remaining", "x-ratelimit-remaining-requests");
+  private static final RateLimitReader RATE_LIMITS = RateLimitReader.standard();
 
   private final List<QuotaExhaustedMatcher> quotaRules;
 
@@ -90,7 +92,7 @@ public final class Classifier {
     if (status == 403) {
       Optional<String> zero = remainingAtZero(r.headers());
       if (zero.isPresent()) {
-        return Classification.of(Verdict.RATE_LIMITED, status, "403 with " + zero.get() + ": 0 (GitHub-style rate limit)");
+        return Classification.of(Verdict.RATE_LIMITED, status, "403 with " + zero.get() + " remaining at 0 (GitHub-style rate limit)");
       }
       if (r.headers().contains("retry-after")) {
         return Classification.of(Verdict.RATE_LIMITED, status, "403 with Retry-After (GitHub-style secondary rate limit)");
@@ -109,14 +111,15 @@ public final class Classifier {
     return Classification.of(Verdict.UNAVAILABLE, status, status + " " + StatusText.of(status));
   }
 
+  /** The field of a request pool (any dialect) with nothing remaining, if one was sent. */
   private static Optional<String> remainingAtZero(Headers headers) {
-    for (String name : REMAINING_FIELDS) {
-      Optional<String> v = headers.first(name);
-      if (v.isPresent() && v.get().trim().equals("0")) {
-        return Optional.of(name);
-      }
-    }
-    return Optional.empty();
+    // Only "remaining" matters here, which no dialect computes from the clock; the epoch stands in
+    // for "now" so that classification stays free of time.
+    return RATE_LIMITS.read(headers, Instant.EPOCH).observations().stream()
+        .filter(o -> o.unit() == RateLimitObservation.Unit.REQUESTS)
+        .filter(o -> o.remaining().isPresent() && o.remaining().getAsLong() == 0)
+        .map(RateLimitObservation::sourceHeader)
+        .findFirst();
   }
 
   private Optional<QuotaExhaustedMatcher> matchQuota(AttemptResult.Response r) {

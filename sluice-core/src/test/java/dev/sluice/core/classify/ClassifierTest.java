@@ -46,6 +46,16 @@ class ClassifierTest {
   }
 
   @Test
+  void a403WithAnyDialectsRequestPoolAtZeroIsARateLimit() {
+    assertThat(verdictOf(403, "RateLimit", "\"default\";r=0;t=30")).isEqualTo(Verdict.RATE_LIMITED);
+    assertThat(verdictOf(403, "anthropic-ratelimit-requests-remaining", "0",
+        "anthropic-ratelimit-requests-reset", "2026-10-21T07:28:00Z")).isEqualTo(Verdict.RATE_LIMITED);
+    assertThat(verdictOf(403, "x-ratelimit-remaining-requests", "0")).isEqualTo(Verdict.RATE_LIMITED);
+    // a token pool at zero is not a request-rate refusal
+    assertThat(verdictOf(403, "x-ratelimit-remaining-tokens", "0")).isEqualTo(Verdict.CLIENT_ERROR);
+  }
+
+  @Test
   void gitHubSecondaryLimit403WithRetryAfterIsARateLimit() {
     assertThat(verdictOf(403, "Retry-After", "60")).isEqualTo(Verdict.RATE_LIMITED);
   }
