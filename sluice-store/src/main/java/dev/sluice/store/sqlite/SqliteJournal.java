@@ -94,6 +94,11 @@ public final class SqliteJournal implements Journal {
     return db.file();
   }
 
+  /** For tests in this package: the connection's transactions, to inspect pragmas in force. */
+  Database database() {
+    return db;
+  }
+
   @Override
   public ActionRecord recordAction(NewAction a) {
     Objects.requireNonNull(a, "action");
