@@ -8,6 +8,7 @@ import dev.sluice.core.scope.ScopeId;
 import dev.sluice.store.internal.Methods;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,8 +21,10 @@ import java.util.Optional;
  * <p>{@code payload} must be the exact bytes of every attempt: when the route names an {@code
  * external_reference} field, the reference is already filled in, so a resend after a restart
  * carries the same reference. {@code headers} are the header fields forwarded to the provider
- * (content type and the like); the caller never passes a credential or the agent's own token, and
- * {@code target} never carries credentials (it is origin-form: path and query).
+ * (content type and the like); the caller never passes a credential or the agent's own token
+ * ({@code Authorization}, {@code Proxy-Authorization} and {@code Cookie} are refused; a provider's
+ * custom credential header is the caller's to strip), and {@code target} never carries
+ * credentials (it is origin-form: path and query).
  *
  * @param taskId the agent's task run
  * @param priority interactive or background
@@ -56,6 +59,9 @@ public record NewAction(
     Instant dueAt,
     Optional<Instant> deadline) {
 
+  /** Header fields that carry credentials in every HTTP API; a journaled action may not hold them. */
+  private static final List<String> CREDENTIAL_HEADERS = List.of("Authorization", "Proxy-Authorization", "Cookie");
+
   public NewAction {
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(priority, "priority");
@@ -86,6 +92,13 @@ public record NewAction(
     }
     if (dueAt.isBefore(createdAt)) {
       throw new IllegalArgumentException("an action cannot be due (" + dueAt + ") before it was created (" + createdAt + ")");
+    }
+    for (String name : CREDENTIAL_HEADERS) {
+      if (headers.contains(name)) {
+        // Refused, not dropped: a resend after a restart must carry exactly what the first send did.
+        throw new IllegalArgumentException("the journal keeps no credential: remove the " + name + " header before recording (the"
+            + " transport injects the provider's credential on every attempt)");
+      }
     }
     idempotencyKey.ifPresent(k -> requireText(k, "idempotency key"));
     externalReference.ifPresent(r -> requireText(r, "external reference"));

@@ -191,6 +191,26 @@ class RecordActionTest {
   }
 
   @Test
+  void credentialHeadersAreRefusedWithoutShowingTheirValue() {
+    for (String name : new String[] {"Authorization", "proxy-authorization", "Cookie"}) {
+      assertThatThrownBy(() -> transfer("t", "k").headers(Headers.of(name, "Bearer sk-canary")).build())
+          .as(name)
+          .hasMessageContaining("keeps no credential")
+          .hasMessageNotContaining("sk-canary");
+    }
+  }
+
+  @Test
+  void aClosedJournalRefusesEveryCall() {
+    journal.close();
+
+    assertThatThrownBy(() -> journal.recordAction(transfer("t", "k").build())).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("is closed");
+    assertThatThrownBy(() -> journal.openActions()).isInstanceOf(IllegalStateException.class);
+    journal.close(); // closing twice is harmless
+  }
+
+  @Test
   void toStringNeverShowsTheKeyHeadersOrPayload() {
     ActionRecord r = journal.recordAction(transfer("t", "secret-ish-key").headers(Headers.of("X-Api-Key", "hunter2")).build());
 
