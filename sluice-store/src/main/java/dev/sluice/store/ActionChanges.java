@@ -15,7 +15,7 @@ import java.util.OptionalInt;
  * new total and never decreases; {@code failed} needs an {@code outcome} other than {@code
  * succeeded}. The outcome of {@code succeeded}, {@code cancelled}, {@code
  * reconciliation_required} and {@code escalated} defaults to the matching {@link OutcomeCode};
- * entering an open state clears the outcome and the reason.
+ * an open state has no outcome. A change of state clears the reason unless a new one is given.
  *
  * @param dueAt when the action may next leave
  * @param waited the total time waited so far

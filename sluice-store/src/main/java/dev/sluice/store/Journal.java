@@ -35,7 +35,8 @@ import java.util.Optional;
  * <p>Restart recovery with a journal: for each of {@link #openActions()} — queued and delayed
  * actions go back to their queues with their due times and budgets; an action {@code in_flight}
  * gets its open attempt finished as {@link AttemptEnd#abandoned()} and then, being a write whose
- * outcome is unknown, moves to {@code outcome_unknown} (a read may go back to {@code queued});
+ * outcome is unknown, moves to {@code outcome_unknown} (a read may go back to {@code queued}, and
+ * so may a write with no open attempt: the journal shows its send never started);
  * {@code outcome_unknown} and {@code reconciling} actions resume reconciliation with their
  * original key. Every move is a {@link #transition} from the state read, so a second instance
  * doing the same finds it lost the race.
