@@ -17,6 +17,11 @@ import java.util.OptionalLong;
  *   <li>{@link Kind#UNAVAILABLE} / {@link Kind#TIMEOUT}: answered instead of processing ({@code
  *       503}-family with or without {@code Retry-After}, or {@code 408} with {@code Connection:
  *       close}); no quota is consumed and nothing is stored.
+ *   <li>{@link Kind#RATE_LIMITED}: answered instead of processing, like a provider over quota:
+ *       {@code 429} (or {@code 403}) with the over-quota body and, if given, {@code Retry-After}
+ *       (written in the configured format, at least 1 second); no quota is consumed, no
+ *       rate-limit headers are written, nothing is stored. Scripts "the first request gets 429
+ *       Retry-After: 10" exactly, whatever the buckets hold.
  *   <li>{@link Kind#HOLD}: after the quota and the idempotency key were taken, before the resource
  *       is touched (or before a refusal is written): the request waits until {@link
  *       FakeProvider#releaseHeld()} or {@code delay} passes. Makes "in flight" deterministic.
@@ -32,9 +37,11 @@ import java.util.OptionalLong;
  *
  * @param kind the misbehaviour
  * @param delay latency, maximum hold, or pause between body chunks; zero for the other kinds
- * @param status the status of {@link Kind#UNAVAILABLE} (500-599, default 503) or 408 for {@link
- *     Kind#TIMEOUT}; 0 for the other kinds
- * @param retryAfterSeconds the {@code Retry-After} of {@link Kind#UNAVAILABLE}, if any
+ * @param status the status of {@link Kind#UNAVAILABLE} (500-599, default 503), of {@link
+ *     Kind#RATE_LIMITED} (429 or 403, default 429), or 408 for {@link Kind#TIMEOUT}; 0 for the
+ *     other kinds
+ * @param retryAfterSeconds the {@code Retry-After} of {@link Kind#UNAVAILABLE} or {@link
+ *     Kind#RATE_LIMITED}, if any
  * @param bytes body bytes sent before a {@link Kind#TRUNCATE} (-1: half the body), or the chunk
  *     size of {@link Kind#SLOW_BODY}; 0 for the other kinds
  */
@@ -42,7 +49,7 @@ public record Fault(Kind kind, Duration delay, int status, OptionalLong retryAft
 
   /** The misbehaviours. */
   public enum Kind {
-    LATENCY, HOLD, UNAVAILABLE, TIMEOUT, RESET, DROP_AFTER_COMMIT, TRUNCATE, SLOW_BODY;
+    LATENCY, HOLD, UNAVAILABLE, RATE_LIMITED, TIMEOUT, RESET, DROP_AFTER_COMMIT, TRUNCATE, SLOW_BODY;
 
     /** The config name: {@code latency}, {@code drop_after_commit}, ... */
     public String configName() {
@@ -62,7 +69,7 @@ public record Fault(Kind kind, Duration delay, int status, OptionalLong retryAft
 
     /** The accepted config names, for error messages. */
     public static String configNames() {
-      return "latency, hold, unavailable, timeout, reset, drop_after_commit, truncate, slow_body";
+      return "latency, hold, unavailable, rate_limited, timeout, reset, drop_after_commit, truncate, slow_body";
     }
   }
 
@@ -83,12 +90,13 @@ public record Fault(Kind kind, Duration delay, int status, OptionalLong retryAft
         require(bytes >= 1, "slow_body needs a chunk size of at least 1 byte, got " + bytes);
       }
       case UNAVAILABLE -> require(status >= 500 && status <= 599, "unavailable status must be 500-599, got " + status);
+      case RATE_LIMITED -> require(status == 429 || status == 403, "rate_limited status must be 429 or 403, got " + status);
       case TIMEOUT -> require(status == 408, "timeout answers 408, got " + status);
       case TRUNCATE -> require(bytes >= -1, "truncate bytes must be -1 (half) or more, got " + bytes);
       default -> { }
     }
-    if (kind != Kind.UNAVAILABLE && retryAfterSeconds.isPresent()) {
-      throw new IllegalArgumentException("only unavailable takes a retry-after");
+    if (kind != Kind.UNAVAILABLE && kind != Kind.RATE_LIMITED && retryAfterSeconds.isPresent()) {
+      throw new IllegalArgumentException("only unavailable and rate_limited take a retry-after");
     }
     retryAfterSeconds.ifPresent(s -> require(s >= 0, "retry-after must not be negative, got " + s));
   }
@@ -127,6 +135,24 @@ public record Fault(Kind kind, Duration delay, int status, OptionalLong retryAft
   /** Another 5xx status, with an optional {@code Retry-After}. */
   public static Fault serverError(int status, OptionalLong retryAfterSeconds) {
     return new Fault(Kind.UNAVAILABLE, Duration.ZERO, status, retryAfterSeconds, 0);
+  }
+
+  /**
+   * {@code 429} with {@code Retry-After} of {@code retryAfter} rounded up to whole seconds (at least
+   * 1), answered instead of processing: the seed's "the first request gets 429 Retry-After: 10".
+   */
+  public static Fault rateLimited(Duration retryAfter) {
+    Objects.requireNonNull(retryAfter, "retryAfter");
+    if (retryAfter.isNegative()) {
+      throw new IllegalArgumentException("retry-after must not be negative, got " + retryAfter);
+    }
+    long seconds = retryAfter.getSeconds() + (retryAfter.getNano() > 0 ? 1 : 0);
+    return rateLimited(429, OptionalLong.of(Math.max(1, seconds)));
+  }
+
+  /** A rate-limit refusal with this status (429 or 403) and an optional {@code Retry-After} in seconds. */
+  public static Fault rateLimited(int status, OptionalLong retryAfterSeconds) {
+    return new Fault(Kind.RATE_LIMITED, Duration.ZERO, status, retryAfterSeconds, 0);
   }
 
   /** {@code 408 Request Timeout} with {@code Connection: close}. */

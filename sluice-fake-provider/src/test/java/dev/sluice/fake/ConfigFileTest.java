@@ -52,6 +52,7 @@ class ConfigFileTest {
           - {kind: drop_after_commit, method: post, family: records}
           - {kind: latency, delay_ms: 250, times: all}
           - {kind: slow_body, delay_ms: 20, bytes: 8, scope: acme}
+          - {kind: rate_limited, path: "/v1/invoices/{id}", retry_after_seconds: 10}
         """);
     FakeProviderConfig c = FakeProviderConfig.load(f);
     assertThat(c.port()).isEqualTo(8099);
@@ -79,7 +80,8 @@ class ConfigFileTest {
         FaultRule.of(Fault.unavailable(5)).path("/v1/transfers").nth(2).times(3),
         FaultRule.of(Fault.dropAfterCommit()).method("POST").family("records"),
         FaultRule.of(Fault.latency(Duration.ofMillis(250))).always(),
-        FaultRule.of(Fault.slowBody(Duration.ofMillis(20), 8)).scope("acme"));
+        FaultRule.of(Fault.slowBody(Duration.ofMillis(20), 8)).scope("acme"),
+        FaultRule.of(Fault.rateLimited(Duration.ofSeconds(10))).path("/v1/invoices/{id}"));
   }
 
   @Test
@@ -101,7 +103,7 @@ class ConfigFileTest {
       scope_by: ip                                 | scope_by: expected authorization, family or header:NAME; got 'ip'
       port: 70000                                  | port: expected a port number 0-65535, got 70000
       inspect: [yes]                               | inspect: expected true or false
-      faults: [{kind: lag}]                        | faults[0].kind: expected one of latency, hold, unavailable, timeout, reset, drop_after_commit, truncate, slow_body; got 'lag'
+      faults: [{kind: lag}]                        | faults[0].kind: expected one of latency, hold, unavailable, rate_limited, timeout, reset, drop_after_commit, truncate, slow_body; got 'lag'
       faults: [{kind: reset}, {kind: latency}]     | faults[1]: latency needs delay_ms
       faults: [{kind: reset, times: never}]        | faults[0].times: expected an integer of at least 1, or all; got 'never'
       faults: [{kind: reset, nth: 0}]              | faults[0]: nth counts from 1, got 0

@@ -85,6 +85,40 @@ class FaultScriptingTest {
   }
 
   @Test
+  void aRateLimitedFaultAnswersExactly429WithTheRetryAfterGivenAndTakesNoQuota() {
+    try (FakeProvider fake = FakeProvider.builder().quota(Quota.perSecond(1, 1))
+        .clock(ManualClock.at(java.time.Instant.parse("2025-01-01T00:00:00Z")))
+        .fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(10))).path("/v1/invoices/{id}"))
+        .fault(FaultRule.of(Fault.rateLimited(Duration.ofMillis(1500))).path("/records"))
+        .start()) {
+      Http http = new Http(fake.baseUri());
+      HttpResponse<String> first = http.get("/v1/invoices/inv_1");
+      assertThat(first.statusCode()).isEqualTo(429);
+      assertThat(first.headers().allValues("Retry-After")).containsExactly("10");
+      assertThat(first.headers().firstValue("RateLimit")).isEmpty();
+      assertThat(first.body()).contains("rate_limit_exceeded");
+      // The bucket (burst 1) is still full: the scripted 429 took no token; the rule struck once.
+      assertThat(http.get("/v1/invoices/inv_1").statusCode()).isEqualTo(200);
+      assertThat(fake.attempts()).extracting(Attempt::status).containsExactly(429, 200);
+      assertThat(fake.attempts().get(0).faults()).containsExactly("rate_limited");
+      // A fraction of a second is rounded up, never down: a client waiting that long is never early.
+      fake.reset();
+      assertThat(http.get("/records").headers().allValues("Retry-After")).containsExactly("2");
+    }
+  }
+
+  @Test
+  void aRateLimitedFaultMayAnswer403AndOmitRetryAfter() {
+    assertThat(Fault.rateLimited(403, java.util.OptionalLong.empty()).status()).isEqualTo(403);
+    assertThatThrownBy(() -> Fault.rateLimited(503, java.util.OptionalLong.of(1))).hasMessageContaining("429 or 403");
+    try (FakeProvider fake = FakeProvider.builder().fault(FaultRule.of(Fault.rateLimited(403, java.util.OptionalLong.empty()))).start()) {
+      HttpResponse<String> r = new Http(fake.baseUri()).get("/records");
+      assertThat(r.statusCode()).isEqualTo(403);
+      assertThat(r.headers().firstValue("Retry-After")).isEmpty();
+    }
+  }
+
+  @Test
   void a408ClosesTheConnection(FakeProvider fake) throws IOException {
     fake.addFault(FaultRule.of(Fault.timeout()));
     String raw = new String(Http.raw(fake.baseUri(),

@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       ExplainCommand.class,
       ConfigCommand.class,
       FakeProviderCommand.class,
+      DemoCommand.class,
     },
     footer = {
       "",

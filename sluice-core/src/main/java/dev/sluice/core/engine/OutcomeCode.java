@@ -38,7 +38,12 @@ public enum OutcomeCode {
   /** A reset before anything was sent, not retried. */
   RESET_BEFORE_SEND,
   /** Sent, no response, and the class allows no retry. */
-  OUTCOME_UNKNOWN;
+  OUTCOME_UNKNOWN,
+  /**
+   * Refused before it was queued, nothing sent: an unknown provider, an unsafe path, a malformed
+   * method, header or idempotency key, or a body over the cap. Fix the call; repeating it cannot help.
+   */
+  REFUSED;
 
   public String code() {
     return name().toLowerCase(Locale.ROOT);

@@ -390,7 +390,7 @@ public final class ConfigReader {
         "expected one of " + Fault.Kind.configNames() + "; got '" + s.kind() + "'"));
     Set<String> allowed = switch (kind) {
       case LATENCY, HOLD -> Set.of("delay_ms");
-      case UNAVAILABLE -> Set.of("status", "retry_after_seconds");
+      case UNAVAILABLE, RATE_LIMITED -> Set.of("status", "retry_after_seconds");
       case TRUNCATE -> Set.of("bytes");
       case SLOW_BODY -> Set.of("delay_ms", "bytes");
       case TIMEOUT, RESET, DROP_AFTER_COMMIT -> Set.of();
@@ -418,6 +418,8 @@ public final class ConfigReader {
       }
       case HOLD -> Fault.hold(s.delayMs() == null ? Fault.DEFAULT_HOLD : Duration.ofMillis(s.delayMs()));
       case UNAVAILABLE -> Fault.serverError(s.status() == null ? 503 : s.status(),
+          s.retryAfterSeconds() == null ? OptionalLong.empty() : OptionalLong.of(s.retryAfterSeconds()));
+      case RATE_LIMITED -> Fault.rateLimited(s.status() == null ? 429 : s.status(),
           s.retryAfterSeconds() == null ? OptionalLong.empty() : OptionalLong.of(s.retryAfterSeconds()));
       case TIMEOUT -> Fault.timeout();
       case RESET -> Fault.reset();

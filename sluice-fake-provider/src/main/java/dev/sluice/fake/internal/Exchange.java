@@ -34,7 +34,7 @@ import org.eclipse.jetty.util.Callback;
 /**
  * One provider request, from arrival to delivery. The order of the steps is the contract documented
  * on {@link Fault}: log the arrival (and decide which faults strike, in log order), reset?, read the
- * body, latency, 503/408, route, credential, concurrency slot, daily quota and buckets, idempotency
+ * body, latency, 503/429/408, route, credential, concurrency slot, daily quota and buckets, idempotency
  * key, hold, the resource, then delivery (which a fault may drop, truncate or slow down).
  */
 final class Exchange {
@@ -118,6 +118,13 @@ final class Exchange {
         r = r.withHeader("Retry-After", retryAfterValue(f.retryAfterSeconds().getAsLong() * 1_000_000_000L, core.clock.instant()));
       }
       return r;
+    }
+    Optional<Fault> limited = first(Fault.Kind.RATE_LIMITED);
+    if (limited.isPresent()) {
+      Fault f = limited.get();
+      entry.fault(f.kind().configName());
+      Reply r = Reply.json(f.status(), core.config.overQuota().body());
+      return f.retryAfterSeconds().isPresent() ? withRetryAfter(r, f.retryAfterSeconds().getAsLong() * 1_000_000_000L, core.clock.instant()) : r;
     }
     if (first(Fault.Kind.TIMEOUT).isPresent()) {
       entry.fault(Fault.Kind.TIMEOUT.configName());

@@ -25,6 +25,9 @@ public final class Pacer {
     }
   }
 
+  /** How many sends are remembered while no rate is known. */
+  static final int UNKNOWN_RATE_LOG = 256;
+
   private final Optional<Rate> configured;
   private Instant[] ring = new Instant[16];
   private int head;
@@ -58,7 +61,11 @@ public final class Pacer {
     return t;
   }
 
-  /** Records a send at {@code now}. */
+  /**
+   * Records a send at {@code now}. Sends made while no rate is known are logged too (the last
+   * {@value #UNKNOWN_RATE_LOG}): the probe that teaches the quota is in the window it teaches, and
+   * must count there.
+   */
   public void onSend(Instant now, Optional<LearnedQuota> learned) {
     Optional<Rate> rate = rate(learned);
     if (rate.isPresent()) {
@@ -66,6 +73,8 @@ public final class Pacer {
       push(now, r.requests());
       Instant base = tat == null || tat.isBefore(now) ? now : tat;
       tat = base.plus(r.interval());
+    } else {
+      push(now, UNKNOWN_RATE_LOG);
     }
     if (estimate != Long.MIN_VALUE) {
       if (estimateReset != null && !estimateReset.isAfter(now)) {

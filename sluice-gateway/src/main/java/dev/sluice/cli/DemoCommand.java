@@ -1,0 +1,184 @@
+package dev.sluice.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.engine.Outcome;
+import dev.sluice.core.engine.OutcomeCode;
+import dev.sluice.core.engine.QueuedRequest;
+import dev.sluice.core.policy.Provider;
+import dev.sluice.core.policy.RequestClass;
+import dev.sluice.fake.Attempt;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice demo}: the seed's failure sequence, steps 1–3, played on the wall clock against a
+ * fake provider started in the same process, with a readable timeline and a closing table, or one
+ * JSON object ({@code --json}). Exit 0 when the run went as the seed expects, 1 when it did not.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Play the seed's failure sequence against a fake provider started in this process:",
+      "  1. three agent tasks on one account scope issue the same safe read;",
+      "  2. the provider answers the first with 429 Retry-After: N, and the whole scope",
+      "     waits (not just that task) until N seconds have passed;",
+      "  3. after the delay all three succeed, spread out rather than in one burst.",
+      "Prints who sent what, who waited and why, then what each agent was told. The",
+      "counts come from the fake provider's own log of what it received.",
+      "",
+      "Steps 4-5 (an uncertain write reconciled, an escalation) arrive with later issues.",
+      "So does the embedded store: this demo keeps its state in memory and writes no",
+      "files.",
+      "",
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  sluice demo",
+      "  sluice demo --retry-after 5",
+      "  sluice demo --json | jq '.steps[1].attempts | length'     (0: nothing sent while held)",
+    })
+final class DemoCommand implements Callable<Integer> {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--retry-after", paramLabel = "N", defaultValue = "2",
+      description = "Seconds of Retry-After in the provider's 429 (1-60). Default: 2.")
+  int retryAfter;
+
+  @Option(names = "--json",
+      description = "Print one JSON object, {\"steps\": [{\"step\", \"title\", \"attempts\", \"outcomes\"}]}, instead of the timeline.")
+  boolean json;
+
+  @Override
+  public Integer call() throws InterruptedException, JsonProcessingException {
+    if (retryAfter < 1 || retryAfter > 60) {
+      throw new CliErrors.UserError("--retry-after: expected whole seconds from 1 to 60, got " + retryAfter);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (!json) {
+      out.println("sluice demo: the seed's steps 1-3 against a fake provider in this process (Retry-After: " + retryAfter + " s)");
+      out.flush();
+    }
+    DemoScenario.Report r = DemoScenario.play(retryAfter);
+    List<String> problems = problems(r);
+    if (json) {
+      out.println(new ObjectMapper().writeValueAsString(DemoSteps.json(r)));
+    } else {
+      printTimeline(out, r);
+      printTable(out, r);
+      printSummary(out, r);
+    }
+    out.flush();
+    if (!problems.isEmpty()) {
+      spec.commandLine().getErr().println("sluice demo: this run did not go as the seed expects: " + String.join("; ", problems));
+      return CliErrors.INTERNAL;
+    }
+    return 0;
+  }
+
+  /** What would make this run a failure of the seed's test. */
+  static List<String> problems(DemoScenario.Report r) {
+    List<String> p = new ArrayList<>();
+    for (Outcome o : r.outcomes()) {
+      if (o.outcome() != OutcomeCode.SUCCEEDED) {
+        p.add(o.taskId() + " ended " + o.outcome().code() + " (" + o.reason() + ")");
+      }
+    }
+    List<Attempt> after429 = r.attempts().stream().filter(a -> a.status() != 429).toList();
+    if (after429.stream().anyMatch(a -> a.arrivedAt().isBefore(r.heldUntil()))) {
+      p.add("a request reached the provider while the scope was held");
+    }
+    if (after429.stream().map(Attempt::arrivedAt).distinct().count() < after429.size()) {
+      p.add("retries arrived at the same instant");
+    }
+    return p;
+  }
+
+  private static String rel(DemoScenario.Report r, Instant t) {
+    double s = Duration.between(r.start(), t).toNanos() / 1e9;
+    return String.format(Locale.ROOT, "%+8.3f", s);
+  }
+
+  private static void line(PrintWriter out, String time, String who, String what) {
+    out.printf(Locale.ROOT, "  %-9s %-9s %s%n", time, who, what);
+  }
+
+  private static void printTimeline(PrintWriter out, DemoScenario.Report r) {
+    Provider p = r.policy().provider(DemoScenario.PROVIDER).orElseThrow();
+    RequestClass read = r.policy().requestClass(RequestClass.READ);
+    out.println("  provider " + p.id() + " at " + p.baseUrl() + "; scope " + p.scope() + ": " + p.sharedScope().maxConcurrentRequests()
+        + " in flight at most, " + p.sharedScope().maxDelayedRequests() + " waiting at most");
+    out.println("  route GET /v1/invoices/{id}: class read (" + read.maxAttempts() + " attempts, " + read.maxWait().toSeconds()
+        + " s of waiting at most); the credential is added by Sluice, the agents never see it");
+    out.println();
+    line(out, "time (s)", "who", "what");
+    record Event(Instant at, String who, String what) {}
+    List<Event> events = new ArrayList<>();
+    for (String task : DemoScenario.TASKS) {
+      events.add(new Event(r.start(), task, "asks Sluice for GET " + DemoScenario.TARGET));
+    }
+    events.add(new Event(r.start(), "Sluice", "nothing is known of scope " + r.hold().scope() + " yet: one request probes it, the others wait for its answer"));
+    Map<String, Integer> attemptNo = new HashMap<>();
+    for (Attempt a : r.attempts()) {
+      String task = a.task().orElse("?");
+      int n = attemptNo.merge(task, 1, Integer::sum);
+      String answer = a.status() == 429 ? "429 Too Many Requests, Retry-After: " + r.retryAfterSeconds() : String.valueOf(a.status());
+      events.add(new Event(a.arrivedAt(), task, "-> provider: " + a.method() + " " + a.path() + " (attempt " + n + ")  <- " + answer));
+    }
+    Instant received = r.heldUntil().minusSeconds(r.retryAfterSeconds());
+    events.add(new Event(received, "Sluice", "scope " + r.hold().scope() + " held until " + rel(r, r.heldUntil()).trim() + " s ("
+        + r.hold().source() + "), published before any retry was planned: nobody on the scope may send"));
+    for (QueuedRequest q : r.waiting().stream().sorted(Comparator.comparing(QueuedRequest::dueAt)).toList()) {
+      String why = q.nextAttempt() > 1 ? "its retry (attempt " + q.nextAttempt() + ")" : "its first attempt, held by the scope, not by an error of its own";
+      events.add(new Event(received, q.taskId(), "waits: " + why + "; due " + rel(r, q.dueAt()).trim() + " s"));
+    }
+    for (Outcome o : r.outcomes()) {
+      events.add(new Event(o.finishedAt(), o.taskId(), "is told: " + o.outcome().code() + " after " + o.attempts() + " attempt"
+          + (o.attempts() == 1 ? "" : "s") + ", " + String.format(Locale.ROOT, "%.3f", o.waitedSeconds()) + " s waited in Sluice"));
+    }
+    events.stream().sorted(Comparator.comparing(Event::at)).forEach(e -> line(out, rel(r, e.at()), e.who(), e.what()));
+    out.println();
+  }
+
+  private static void printTable(PrintWriter out, DemoScenario.Report r) {
+    out.printf(Locale.ROOT, "  %-8s %-12s %-9s %-10s %s%n", "task", "outcome", "attempts", "waited", "last status");
+    for (Outcome o : r.outcomes()) {
+      out.printf(Locale.ROOT, "  %-8s %-12s %-9d %-10s %s%n", o.taskId(), o.outcome().code(), o.attempts(),
+          String.format(Locale.ROOT, "%.3f s", o.waitedSeconds()), o.lastStatus().isPresent() ? String.valueOf(o.lastStatus().getAsInt()) : "-");
+    }
+    out.println();
+  }
+
+  private static void printSummary(PrintWriter out, DemoScenario.Report r) {
+    List<Attempt> all = r.attempts();
+    Map<Integer, Long> byStatus = new java.util.TreeMap<>();
+    all.forEach(a -> byStatus.merge(a.status(), 1L, Long::sum));
+    List<String> counts = byStatus.entrySet().stream().map(e -> e.getValue() + " x " + e.getKey()).toList();
+    Instant received = r.heldUntil().minusSeconds(r.retryAfterSeconds());
+    long duringHold = all.stream().filter(a -> a.status() != 429 && a.arrivedAt().isBefore(r.heldUntil())).count();
+    out.println("  The provider received " + all.size() + " requests (" + String.join(", ", counts) + "); "
+        + (duringHold == 0 ? "none" : String.valueOf(duringHold)) + " while the scope was held (" + rel(r, received).trim() + " to "
+        + rel(r, r.heldUntil()).trim() + " s).");
+    List<Instant> later = all.stream().filter(a -> a.status() != 429).map(Attempt::arrivedAt).sorted().toList();
+    if (later.size() > 1) {
+      double spread = Duration.between(later.get(0), later.get(later.size() - 1)).toNanos() / 1e9;
+      out.println("  The reads after the hold arrived at " + String.join(", ", later.stream().map(t -> rel(r, t).trim()).toList())
+          + " s: spread over " + String.format(Locale.ROOT, "%.3f", spread) + " s, not one burst.");
+    }
+  }
+}
