@@ -13,8 +13,9 @@ import java.util.OptionalInt;
  * @param per the window, more than zero
  * @param interactiveReserve the share kept for interactive work, in [0, 1); default {@value
  *     #DEFAULT_INTERACTIVE_RESERVE}
- * @param burst optional bucket size, more than 0 and at most {@code requests}; absent means the
- *     engine chooses (normally {@code requests})
+ * @param burst optional bucket size, more than 0 and at most {@code requests}; absent: {@code
+ *     requests} (the {@code Sluice} facade lets the whole quota leave back to back, as
+ *     docs/CONFIGURATION.md says)
  */
 public record Rate(int requests, Duration per, double interactiveReserve, OptionalInt burst) {
   /** The share of a quota kept for interactive work when {@code interactive_reserve} is absent. */

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 
@@ -149,6 +150,36 @@ class JettyTransportTest {
     AttemptResult r = await(transport.send(get("/v1/x")));
     assertThat(r).isEqualTo(new AttemptResult.Failure(TransportFailure.CONNECT_FAILED));
     assertThat(new Classifier(List.of()).classify(r).verdict()).isEqualTo(Verdict.RESET_BEFORE_SEND);
+  }
+
+  @Test
+  void aConnectThatTimesOutIsConnectTimeoutAndNothingWasSent() throws Exception {
+    // A listening socket that never accepts, with its accept queue filled: the kernel drops new
+    // SYNs, so a connect hangs until the client gives up.
+    try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      List<java.net.Socket> fillers = new java.util.ArrayList<>();
+      boolean queueFull = false;
+      try {
+        for (int i = 0; i < 8 && !queueFull; i++) {
+          java.net.Socket s = new java.net.Socket();
+          fillers.add(s);
+          try {
+            s.connect(full.getLocalSocketAddress(), 200);
+          } catch (java.net.SocketTimeoutException e) {
+            queueFull = true;
+          }
+        }
+        Assumptions.assumeTrue(queueFull, "this system accepts connections beyond the backlog; no way to make a connect hang");
+        start(URI.create("http://127.0.0.1:" + full.getLocalPort()), TransportSettings.defaults().withConnectTimeout(Duration.ofMillis(300)));
+        AttemptResult r = await(transport.send(get("/v1/x")));
+        assertThat(r).isEqualTo(new AttemptResult.Failure(TransportFailure.CONNECT_TIMEOUT));
+        assertThat(new Classifier(List.of()).classify(r).verdict()).isEqualTo(Verdict.TIMEOUT_BEFORE_SEND);
+      } finally {
+        for (java.net.Socket s : fillers) {
+          s.close();
+        }
+      }
+    }
   }
 
   /**
