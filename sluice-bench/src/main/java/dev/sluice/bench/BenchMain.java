@@ -20,6 +20,16 @@ public final class BenchMain {
                       committed before the first send, synchronous=FULL), beside read actions
                       (synchronous=NORMAL), with 1, 8 and 64 concurrent writers.
                       options: --seconds N (per cell, default 10; --quick: 2), --out FILE
+            quota     quota efficiency: K workers share one account at the fake provider (R req/s,
+                      burst B, 429 + Retry-After, IETF RateLimit headers) and complete N logical
+                      actions through each strategy in turn: naive retry, the OpenAI/Anthropic SDK
+                      defaults, Resilience4j Retry + RateLimiter, Failsafe RetryPolicy, Sluice
+                      embedded (with the published rate, and learning from headers). Counted at the
+                      provider: attempts per action, 429s, failures, makespan / (N/R), p99, duplicates.
+                      options: --r 50 --b 10 --k 20 --n 2000 (headline reads), --write-n N (default
+                      N/4), --sweep 1,5,20,100|none --sweep-n 300, --reads | --writes (only that
+                      kind), --out FILE, --chart FILE (default docs/img/quota-sweep.png)
+                      --quick: N=200, 100 writes, sweep K=1,20 at N=100 (about a minute)
 
           Results: the table on stdout and bench/results/NAME.json.""");
       return;
@@ -27,6 +37,7 @@ public final class BenchMain {
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
     switch (args[0]) {
       case "journal" -> JournalBench.run(rest);
+      case "quota" -> dev.sluice.bench.quota.QuotaBench.run(rest);
       default -> {
         System.err.println("bench/run: unknown benchmark '" + args[0] + "'; try bench/run --help");
         System.exit(2);
