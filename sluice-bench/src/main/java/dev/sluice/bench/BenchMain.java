@@ -29,7 +29,7 @@ public final class BenchMain {
                       options: --r 50 --b 10 --k 20 --n 2000 (headline reads), --write-n N (default
                       N/4), --sweep 1,5,20,100|none --sweep-n 300, --reads | --writes (only that
                       kind), --out FILE, --chart FILE (default docs/img/quota-sweep.png)
-                      --quick: N=200, 100 writes, sweep K=1,20 at N=100 (about a minute)
+                      --quick: N=100, 50 writes, sweep K=1,20 at N=50 (about a minute)
 
           Results: the table on stdout and bench/results/NAME.json.""");
       return;

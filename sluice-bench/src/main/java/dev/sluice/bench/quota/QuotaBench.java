@@ -32,7 +32,8 @@ public final class QuotaBench {
   /** The strategies, in table order; the gateway one is a placeholder that reports itself. */
   static List<Strategy> strategies() {
     return List.of(new NaiveStrategy(), new SdkDefaultStrategy(), new Resilience4jStrategy(), new FailsafeStrategy(),
-        new SluiceEmbeddedStrategy(true), new SluiceEmbeddedStrategy(false), new SluiceGatewayStrategy());
+        new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE), new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.HEADERS),
+        new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE_NO_HEADERS), new SluiceGatewayStrategy());
   }
 
   /** Parameters of a run, from the command line. */
@@ -44,10 +45,10 @@ public final class QuotaBench {
       int rate = 50;
       int burst = 10;
       int k = 20;
-      int n = quick ? 200 : 2000;
+      int n = quick ? 100 : 2000;
       Integer writeN = null;
       int[] sweep = quick ? new int[] {1, 20} : new int[] {1, 5, 20, 100};
-      int sweepN = quick ? 100 : 300;
+      int sweepN = quick ? 50 : 300;
       boolean onlyReads = false;
       boolean onlyWrites = false;
       Path out = Path.of("bench", "results", "quota.json");
@@ -164,18 +165,18 @@ public final class QuotaBench {
 
   private static List<Row> part(QuotaRun runner, List<Strategy> strategies, Kind kind, int k, int n, String title, int run) throws Exception {
     System.out.printf(Locale.ROOT, "%n%s: K=%d, N=%d (ideal N/R shown as makespan ratio 1.00)%n", title, k, n);
-    System.out.printf(Locale.ROOT, "%-18s %8s %8s %7s %9s %9s %5s%n", "strategy", "attempts", "429s", "failed", "makespan", "p99 ms", "dups");
-    System.out.printf(Locale.ROOT, "%-18s %8s %8s %7s %9s %9s %5s%n", "", "/action", "", "", "/ (N/R)", "", "");
+    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %5s%n", "strategy", "attempts", "429s", "failed", "makespan", "p99 ms", "dups");
+    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %5s%n", "", "/action", "", "", "/ (N/R)", "", "");
     List<Row> rows = new ArrayList<>();
     for (Strategy s : strategies) {
       if (s.unavailable().isPresent()) {
-        System.out.printf(Locale.ROOT, "%-18s %s%n", s.name(), "not run: " + s.unavailable().get());
+        System.out.printf(Locale.ROOT, "%-21s %s%n", s.name(), "not run: " + s.unavailable().get());
         continue;
       }
       String runId = "r" + run + "-" + s.name().replaceAll("[^a-z0-9]", "");
       Row r = runner.run(s, kind, k, n, runId);
       rows.add(r);
-      System.out.printf(Locale.ROOT, "%-18s %8.3f %8d %7d %9.2f %9.0f %5s%n", r.strategy(), r.amplification(), r.rateLimited(), r.failed(),
+      System.out.printf(Locale.ROOT, "%-21s %8.3f %8d %7d %9.2f %9.0f %5s%n", r.strategy(), r.amplification(), r.rateLimited(), r.failed(),
           r.makespanRatio(), r.p99Ms(), kind == Kind.WRITES ? String.valueOf(r.duplicates()) : "-");
     }
     return rows;

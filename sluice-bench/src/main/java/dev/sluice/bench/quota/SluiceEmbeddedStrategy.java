@@ -17,38 +17,61 @@ import dev.sluice.core.policy.PolicyLoader;
  * actions legitimately wait their turn at once, and the seed's bound would refuse them
  * (backpressure, by design) instead of queueing them. Concurrency stays at the seed's 2.
  *
+ * <p>A third, diagnostic variant ({@link Mode#RATE_NO_HEADERS}) keeps the published rate but pins
+ * {@code rate_limit_headers} to a dialect this provider does not send ({@code github}), so the
+ * engine paces by its configured bucket alone while still honouring {@code Retry-After}. It exists
+ * because of what the first two variants show: the fake's IETF {@code RateLimit: r=0;t=1} (a token
+ * bucket's "time until full", rounded up to whole seconds as the draft requires) makes the engine
+ * hold the whole scope for a full second each time the burst is spent, even though the next token
+ * comes 1/R later. The difference between the two rate variants is the cost of that reading.
+ *
  * <p>Each worker is one task ({@code w-<worker>}); a write carries the action's stable key as
  * {@link Call#idempotencyKey()}.
  */
 final class SluiceEmbeddedStrategy implements Strategy {
-  private final boolean withRate;
+  /** How the policy tells Sluice about the quota. */
+  enum Mode {
+    /** The published quota in {@code rate}, headers read as well (what the docs recommend). */
+    RATE,
+    /** No {@code rate}: learnt from the IETF headers. */
+    HEADERS,
+    /** The published quota in {@code rate}; rate-limit headers not read (diagnostic). */
+    RATE_NO_HEADERS
+  }
 
-  SluiceEmbeddedStrategy(boolean withRate) {
-    this.withRate = withRate;
+  private final Mode mode;
+
+  SluiceEmbeddedStrategy(Mode mode) {
+    this.mode = mode;
   }
 
   @Override
   public String name() {
-    return withRate ? "sluice (rate)" : "sluice (headers)";
+    return switch (mode) {
+      case RATE -> "sluice (rate)";
+      case HEADERS -> "sluice (headers)";
+      case RATE_NO_HEADERS -> "sluice (rate, no hdr)";
+    };
   }
 
   /** The sluice.yaml of the run. */
   String policyYaml(Setup s) {
-    String rate = withRate ? "    rate: {requests: %d, per_seconds: 1, burst: %d}\n".formatted(s.rate(), s.burst()) : "";
+    String rate = mode != Mode.HEADERS ? "    rate: {requests: %d, per_seconds: 1, burst: %d}\n".formatted(s.rate(), s.burst()) : "";
+    String dialect = mode == Mode.RATE_NO_HEADERS ? "github" : "ietf";
     return """
         providers:
           fake:
             base_url: %s
         %s    shared_scope: {max_delayed_requests: 100000, max_concurrent_requests: 2}
             idempotency_header: Idempotency-Key
-            rate_limit_headers: ietf
+            rate_limit_headers: %s
             routes:
               - {method: GET, path: "/v1/invoices/{id}", class: read}
               - method: POST
                 path: /v1/transfers
                 class: idempotent_write
                 lookup: {method: GET, path: "/v1/transfers?idempotency_key={idempotency_key}"}
-        """.formatted(s.base().toString().replaceAll("/$", ""), rate);
+        """.formatted(s.base().toString().replaceAll("/$", ""), rate, dialect);
   }
 
   @Override
