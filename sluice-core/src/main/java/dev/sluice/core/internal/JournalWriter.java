@@ -312,5 +312,12 @@ public final class JournalWriter implements ActionLog, AutoCloseable {
   public void halt() {
     stopped = true;
     thread.shutdownNow();
+    try {
+      // A dead process does nothing more: let a commit already under way finish before anyone
+      // else (a new Sluice on the same journal) reads the journal.
+      thread.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
