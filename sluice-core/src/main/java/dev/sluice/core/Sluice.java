@@ -10,7 +10,25 @@ import dev.sluice.core.engine.SystemScheduler;
 import dev.sluice.core.engine.TaskBudget;
 import dev.sluice.core.engine.Transport;
 import dev.sluice.core.http.Headers;
+import dev.sluice.core.engine.LookupPlan;
 import dev.sluice.core.internal.CallCheck;
+import dev.sluice.core.internal.ExternalReferences;
+import dev.sluice.core.internal.JournalWriter;
+import dev.sluice.core.internal.JournaledTransport;
+import dev.sluice.core.journal.ActionChanges;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.journal.AttemptEnd;
+import dev.sluice.core.journal.AttemptKind;
+import dev.sluice.core.journal.AttemptRecord;
+import dev.sluice.core.journal.DuplicateIdempotencyKeyException;
+import dev.sluice.core.journal.Journal;
+import dev.sluice.core.journal.JournalException;
+import dev.sluice.core.journal.JournalFactory;
+import dev.sluice.core.journal.NewAction;
+import dev.sluice.core.journal.internal.Ulid;
+import dev.sluice.core.policy.Route;
 import dev.sluice.core.internal.ProviderSetup;
 import dev.sluice.core.internal.Secrets;
 import dev.sluice.core.policy.Policy;
@@ -39,7 +57,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.UUID;
+import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -64,12 +82,27 @@ import java.util.function.Function;
  * idempotency_header} carries one idempotency key for all its attempts: the caller's ({@link
  * Call#idempotencyKey()}, or the agent's own header of that name), else one generated for the call.
  * Each provider has its own engine (its quota-exhaustion rules and rate-limit dialect); all share
- * one scheduler and one scope registry.
+ * one scheduler and one scope registry. Generated keys are {@code sk_<ulid>}: one per logical
+ * action, never one per attempt.
  *
  * <p>{@link #submit} never throws for anything an agent controls: an unknown provider, an unsafe
  * path ({@link dev.sluice.core.policy.PathSafety}), a malformed method, header or key, or a body
  * over {@link Builder#maxRequestBytes} come back at once as a {@link OutcomeCode#REFUSED} outcome
  * that says why; nothing is sent. Every other outcome is the engine's (see {@link Outcome}).
+ *
+ * <p>Durability ({@link Builder#journal}; {@link #load} opens the policy's journal): every call
+ * except coalescible immutable reads is recorded in the {@link Journal} before it is queued — for
+ * a write a power-loss-safe commit holding its idempotency key, payload and external reference,
+ * so nothing is sent before the row is durable — and each attempt's start is committed before the
+ * request leaves (see {@link JournaledTransport}). The future of a journaled call completes once
+ * its final state is committed. On build, the journal's open actions are resumed: queued and
+ * delayed ones with their due times and used budget, those whose send was in flight go to
+ * reconciliation with their original key ({@link #recovered()}); a cancelled task stays
+ * cancelled. Without a journal Sluice keeps nothing across restarts.
+ *
+ * <p>External reference: when the route names one ({@code external_reference}) and the body of a
+ * write is a JSON object, that field carries a stable client reference (the caller's, or a fresh
+ * {@code sr_<ulid>}) on every attempt; the route's look-up can then find the record.
  *
  * <p>Secrets: the credential of each provider is read once, at {@link Builder#build()}, from its
  * {@code secret_env} (through {@link Builder#secrets}) or {@code secret_file}, and handed to the
@@ -98,11 +131,14 @@ public final class Sluice implements AutoCloseable {
   /** Pending calls per task, so close() can cancel them; entries go when their count reaches 0. */
   private final ConcurrentHashMap<String, Integer> pendingByTask = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private final Optional<JournalWriter> writer;
+  private final Map<ActionId, CompletableFuture<Outcome>> recovered = new ConcurrentHashMap<>();
 
   private record Lane(Provider provider, Engine engine) {}
 
   private Sluice(Policy policy, Scheduler scheduler, InMemoryScopeRegistry registry, Map<String, Lane> lanes, int maxRequestBytes,
-      List<AutoCloseable> owned) {
+      List<AutoCloseable> owned, Optional<JournalWriter> writer) {
+    this.writer = writer;
     this.policy = policy;
     this.scheduler = scheduler;
     this.registry = registry;
@@ -117,14 +153,45 @@ public final class Sluice implements AutoCloseable {
   }
 
   /**
-   * Loads {@code sluice.yaml} and starts Sluice on the wall clock with the HTTP transport and the
-   * process environment for {@code secret_env}.
+   * Loads {@code sluice.yaml} and starts Sluice on the wall clock with the HTTP transport, the
+   * process environment for {@code secret_env}, and the journal the policy names (the embedded
+   * SQLite one in {@code data_dir} unless {@code store} says otherwise), found through {@link
+   * JournalFactory} (sluice-store must be on the class path). Open actions of an earlier run are
+   * resumed.
    *
    * @throws dev.sluice.core.policy.PolicyException when the file is invalid (every problem listed)
-   * @throws IllegalStateException when a provider's secret cannot be read
+   * @throws IllegalStateException when a provider's secret cannot be read, or no journal
+   *     implementation handles the policy's store
    */
   public static Sluice load(Path file) {
-    return builder().policy(PolicyLoader.load(file)).build();
+    Policy policy = PolicyLoader.load(file);
+    Journal journal = openJournal(policy);
+    try {
+      return builder().policy(policy).journal(journal).ownJournal().build();
+    } catch (RuntimeException e) {
+      journal.close();
+      throw e;
+    }
+  }
+
+  /** The journal the policy names, from the first {@link JournalFactory} on the class path that handles it. */
+  static Journal openJournal(Policy policy) {
+    for (JournalFactory f : ServiceLoader.load(JournalFactory.class, Sluice.class.getClassLoader())) {
+      Optional<Journal> j = f.open(policy);
+      if (j.isPresent()) {
+        return j.get();
+      }
+    }
+    throw new IllegalStateException("no journal implementation for " + (policy.store().isPresent() ? "the configured store" : "data_dir "
+        + policy.dataDir()) + " on the class path; add the sluice-store module (the embedded SQLite journal)");
+  }
+
+  /**
+   * The outcomes of the actions resumed from the journal at start, by journal id: each completes
+   * like a submitted call's. Empty without a journal.
+   */
+  public Map<ActionId, CompletableFuture<Outcome>> recovered() {
+    return Map.copyOf(recovered);
   }
 
   /** The policy in force. */
@@ -164,12 +231,42 @@ public final class Sluice implements AutoCloseable {
       Optional<String> agentHeader = headers.first(name);
       headers = without(headers, name);
       if (write) {
-        key = Optional.of(call.idempotencyKey().or(() -> agentHeader).orElseGet(() -> "sluice-" + UUID.randomUUID()));
+        // One key per logical action, minted here once: every attempt, retry and resend reuses it.
+        key = Optional.of(call.idempotencyKey().or(() -> agentHeader).orElseGet(() -> "sk_" + Ulid.generate(now)));
+      }
+    }
+    Route route = match.route();
+    byte[] body = call.body();
+    Optional<String> reference = Optional.empty();
+    if (write && route.externalReference().isPresent()) {
+      Optional<ExternalReferences.Filled> filled = ExternalReferences.fill(body, route.externalReference().get(), () -> "sr_" + Ulid.generate(now));
+      if (filled.isPresent()) {
+        body = filled.get().body();
+        reference = Optional.of(filled.get().reference());
       }
     }
     ActionRequest action = new ActionRequest(call.taskId(), call.priority(), ProviderSetup.scopeId(p), rc, call.method(),
-        match.route().path().template(), call.target(), headers, call.body(), match.route().immutable(), key, match.route().lookup().isPresent());
+        route.path().template(), call.target(), headers, body, route.immutable(), key, route.lookup().isPresent());
+    action = withLookup(action, route, match.pathParameters(), key, reference);
     call.deadline().ifPresent(d -> lane.engine().setTaskBudget(call.taskId(), TaskBudget.deadline(d)));
+    boolean journaled = writer.isPresent() && !action.immutable();
+    if (journaled) {
+      JournalWriter w = writer.get();
+      if (w.journal().isCancelled(call.taskId())) {
+        lane.engine().cancel(call.taskId()); // cancelled in an earlier run: it stays cancelled
+      }
+      try {
+        NewAction.Builder b = NewAction.from(action, now).externalReference(reference.orElse(null));
+        call.deadline().ifPresent(b::deadline);
+        action = action.withJournalId(w.record(b.build()).actionId());
+      } catch (DuplicateIdempotencyKeyException e) {
+        return refused(call, now, "duplicate_idempotency_key: another action of provider '" + p.id() + "' already holds this idempotency key",
+            "reuse a key only to mean the same action; look that action up, or send this one with a new key");
+      } catch (JournalException | IllegalArgumentException e) {
+        return refused(call, now, "not_journaled: the action could not be recorded durably, so it was not sent (" + e.getMessage() + ")",
+            "nothing was sent; try again once the journal is writable");
+      }
+    }
     pendingByTask.merge(call.taskId(), 1, Integer::sum);
     CompletableFuture<Outcome> f;
     try {
@@ -179,7 +276,23 @@ public final class Sluice implements AutoCloseable {
       throw e;
     }
     f.whenComplete((o, e) -> done(call.taskId()));
+    if (journaled) {
+      // The agent hears the outcome once the action's final state is committed.
+      JournalWriter w = writer.get();
+      return f.thenCompose(o -> w.barrier().thenApply(v -> o));
+    }
     return f;
+  }
+
+  private static ActionRequest withLookup(ActionRequest action, Route route, Map<String, String> pathParameters, Optional<String> key,
+      Optional<String> reference) {
+    if (route.lookup().isEmpty()) {
+      return action;
+    }
+    Map<String, String> values = new java.util.HashMap<>(pathParameters);
+    key.ifPresent(k -> values.put("idempotency_key", k));
+    reference.ifPresent(r -> values.put("external_reference", r));
+    return action.withLookup(new LookupPlan(route.lookup().get().method(), route.lookup().get().path(), values, route.operationId()));
   }
 
   private void done(String taskId) {
@@ -195,6 +308,13 @@ public final class Sluice implements AutoCloseable {
    */
   public int cancel(String taskId) {
     Objects.requireNonNull(taskId, "taskId");
+    if (writer.isPresent() && !closed) {
+      writer.get().cancelTask(taskId).join(); // durable first: a restart finds the task cancelled
+    }
+    return cancelInEngines(taskId);
+  }
+
+  private int cancelInEngines(String taskId) {
     int n = 0;
     for (Lane lane : lanes.values()) {
       n += lane.engine().cancel(taskId);
@@ -236,8 +356,11 @@ public final class Sluice implements AutoCloseable {
       return;
     }
     closed = true;
+    // The journal stops first: what is still open stays open there, for the next start to resume,
+    // instead of being recorded as cancelled by the shutdown.
+    writer.ifPresent(JournalWriter::close);
     for (String task : new ArrayList<>(pendingByTask.keySet())) {
-      cancel(task);
+      cancelInEngines(task);
     }
     for (AutoCloseable c : owned) {
       try {
@@ -249,9 +372,82 @@ public final class Sluice implements AutoCloseable {
     }
   }
 
+  /**
+   * For tests: stops as if the process died now — nothing more reaches the journal (queued journal
+   * changes are dropped, no further attempt is sent) — then closes like {@link #close()}. The
+   * journal keeps whatever was committed, for a new Sluice to resume.
+   */
+  public void crashForTesting() {
+    writer.ifPresent(JournalWriter::halt);
+    close();
+  }
+
+  // ---------------------------------------------------------------- restart recovery
+
+  private void recover() {
+    JournalWriter w = writer.orElseThrow();
+    Journal journal = w.journal();
+    Instant now = scheduler.now();
+    for (ActionRecord r : journal.openActions()) {
+      try {
+        recoverOne(w, journal, r, now);
+      } catch (RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(Sluice.class).error("could not resume action {}: {}", r.actionId(), e.toString());
+      }
+    }
+  }
+
+  private void recoverOne(JournalWriter w, Journal journal, ActionRecord r, Instant now) {
+    Lane lane = lanes.get(r.scope().provider());
+    if (lane == null || !ProviderSetup.scopeId(lane.provider()).equals(r.scope())) {
+      org.slf4j.LoggerFactory.getLogger(Sluice.class).warn("action {} belongs to {}, which the policy no longer has; left {}", r.actionId(), r.scope(),
+          r.state().code());
+      return;
+    }
+    List<AttemptRecord> attempts = journal.attempts(r.actionId());
+    Optional<AttemptRecord> last = attempts.isEmpty() ? Optional.empty() : Optional.of(attempts.get(attempts.size() - 1));
+    if (last.isPresent() && !last.get().finished()) {
+      journal.finishAttempt(r.actionId(), last.get().number(), AttemptEnd.abandoned(), now, Headers.empty());
+    }
+    ActionState state = r.state();
+    boolean reconcile;
+    switch (state) {
+      case IN_FLIGHT -> {
+        boolean sent = attempts.stream().anyMatch(a -> a.kind() == AttemptKind.SEND);
+        // A write that was in flight may have taken effect, even if its answer was journaled and
+        // the final state was not: look it up. A read, or a write whose send never started, queues again.
+        reconcile = r.write() && sent;
+        ActionState to = reconcile ? ActionState.OUTCOME_UNKNOWN : ActionState.QUEUED;
+        state = journal.transition(r.actionId(), ActionState.IN_FLIGHT, to, reconcile ? ActionChanges.none() : ActionChanges.none().dueAt(now), now)
+            .action().state();
+      }
+      case OUTCOME_UNKNOWN, RECONCILING -> reconcile = true;
+      default -> reconcile = false;
+    }
+    w.seed(r.actionId(), state);
+    Provider p = lane.provider();
+    RouteMatch match = p.classify(r.method(), r.target());
+    ActionRequest action = new ActionRequest(r.taskId(), r.priority(), r.scope(), r.requestClass(), r.method(), r.routeTemplate(), r.target(),
+        r.headers(), r.payload(), false, r.idempotencyKey(), match.route().lookup().isPresent());
+    action = withLookup(action, match.route(), match.pathParameters(), r.idempotencyKey(), r.externalReference()).withJournalId(r.actionId());
+    r.deadline().ifPresent(d -> lane.engine().setTaskBudget(r.taskId(), TaskBudget.deadline(d)));
+    if (journal.isCancelled(r.taskId())) {
+      lane.engine().cancel(r.taskId());
+    }
+    if (!r.payloadKept() && !reconcile) {
+      w.finished(r.actionId(), OutcomeCode.REFUSED, "the payload was over the journal's cap and was not kept, so it cannot be sent after a restart",
+          OptionalInt.empty(), r.waited(), Optional.empty());
+      return;
+    }
+    pendingByTask.merge(r.taskId(), 1, Integer::sum);
+    CompletableFuture<Outcome> f = lane.engine().resume(action, r.attemptsUsed(), r.waited(), r.dueAt(), reconcile);
+    f.whenComplete((o, e) -> done(r.taskId()));
+    recovered.put(r.actionId(), f.thenCompose(o -> w.barrier().thenApply(v -> o)));
+  }
+
   private static CompletableFuture<Outcome> refused(Call call, Instant now, String reason, String nextSafe) {
     return CompletableFuture.completedFuture(new Outcome(call.taskId(), 0, OutcomeCode.REFUSED, false, false, 0, Duration.ZERO,
-        OptionalInt.empty(), Optional.empty(), nextSafe, reason, Optional.empty(), Optional.empty(), false, now));
+        OptionalInt.empty(), Optional.empty(), nextSafe, reason, Optional.empty(), Optional.empty(), false, now, false));
   }
 
   private static Headers without(Headers h, String name) {
@@ -282,8 +478,24 @@ public final class Sluice implements AutoCloseable {
     private Function<String, Optional<String>> secrets = name -> Optional.ofNullable(System.getenv(name));
     private Long seed;
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+    private Journal journal;
+    private boolean ownJournal;
 
     private Builder() {}
+
+    /**
+     * Journals every action in {@code j} (durable before the first send) and resumes its open
+     * actions at {@link #build()}. Default: none, nothing survives a restart. Not closed by Sluice.
+     */
+    public Builder journal(Journal j) {
+      this.journal = Objects.requireNonNull(j, "journal");
+      return this;
+    }
+
+    private Builder ownJournal() {
+      this.ownJournal = true;
+      return this;
+    }
 
     /** The policy to enforce (required). */
     public Builder policy(Policy p) {
@@ -363,17 +575,32 @@ public final class Sluice implements AutoCloseable {
         owned.add(system); // after the transport: in-flight attempts are aborted before timers stop
         s = system;
       }
+      Optional<JournalWriter> writer = Optional.empty();
+      if (journal != null) {
+        Scheduler clock = s;
+        JournalWriter w = new JournalWriter(journal, clock::now);
+        writer = Optional.of(w);
+        t = new JournaledTransport(t, w);
+        if (ownJournal) {
+          owned.add(journal); // closed last, after the writer has drained
+        }
+      }
       InMemoryScopeRegistry registry = new InMemoryScopeRegistry(policy.retryAfter());
       Map<String, Lane> lanes = new LinkedHashMap<>();
       long base = seed != null ? seed : new SplittableRandom().nextLong();
       int i = 0;
       for (Provider p : policy.providers().values()) {
         // One random source per engine: each is used under its own engine's lock only.
-        Engine engine = new Engine(ProviderSetup.engineSettings(policy, p, new SplittableRandom(base + i++)), s, t, registry);
+        Engine engine = new Engine(ProviderSetup.engineSettings(policy, p, new SplittableRandom(base + i++)), s, t, registry,
+            writer.isPresent() ? writer.get() : dev.sluice.core.engine.ActionLog.NONE);
         engine.registerScope(ProviderSetup.scopeSettings(p));
         lanes.put(p.id(), new Lane(p, engine));
       }
-      return new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned));
+      Sluice sluice = new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned), writer);
+      if (writer.isPresent()) {
+        sluice.recover();
+      }
+      return sluice;
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.sluice.core.Sluice;
 import dev.sluice.core.engine.Scheduler;
 import dev.sluice.core.engine.SystemScheduler;
 import dev.sluice.core.engine.VirtualScheduler;
+import dev.sluice.core.journal.Journal;
 import dev.sluice.core.policy.Policy;
 import dev.sluice.core.policy.PolicyLoader;
 import dev.sluice.core.transport.CredentialHeader;
@@ -40,6 +41,11 @@ final class Harness implements AutoCloseable {
   private final SystemScheduler system;
 
   private Harness(FakeProvider fake, ManualClock fakeClock, VirtualScheduler virtual, SystemScheduler system, String providerYaml) {
+    this(fake, fakeClock, virtual, system, providerYaml, null);
+  }
+
+  private Harness(FakeProvider fake, ManualClock fakeClock, VirtualScheduler virtual, SystemScheduler system, String providerYaml,
+      Journal journal) {
     this.fake = fake;
     this.fakeClock = fakeClock;
     this.virtual = virtual;
@@ -50,7 +56,11 @@ final class Harness implements AutoCloseable {
     this.http = JettyTransport.start(TransportSettings.defaults().withTaskHeader("Sluice-Task"), Map.of(PROVIDER, ep));
     this.transport = new TrackingTransport(http);
     Scheduler scheduler = virtual != null ? virtual : system;
-    this.sluice = Sluice.builder().policy(policy).scheduler(scheduler).transport(transport).random(42).build();
+    Sluice.Builder b = Sluice.builder().policy(policy).scheduler(scheduler).transport(transport).random(42);
+    if (journal != null) {
+      b.journal(journal);
+    }
+    this.sluice = b.build();
   }
 
   /** The provider block under {@code providers.api}, after base_url, credential and scope. */
@@ -73,6 +83,11 @@ final class Harness implements AutoCloseable {
   /** The wall clock for both. */
   static Harness wallClock(FakeProvider.Builder fake, String providerYaml) {
     return new Harness(fake.start(), null, null, new SystemScheduler(Clock.systemUTC()), providerYaml);
+  }
+
+  /** The wall clock for both, every action journaled in {@code journal} (not closed by the harness). */
+  static Harness wallClock(FakeProvider.Builder fake, String providerYaml, Journal journal) {
+    return new Harness(fake.start(), null, null, new SystemScheduler(Clock.systemUTC()), providerYaml, journal);
   }
 
   /** Now, on the engine's clock. */

@@ -2,6 +2,7 @@ package dev.sluice.core.engine;
 
 import dev.sluice.core.policy.RequestClass;
 import dev.sluice.core.http.Headers;
+import dev.sluice.core.journal.ActionId;
 import dev.sluice.core.scope.ScopeId;
 import java.util.Arrays;
 import java.util.Locale;
@@ -26,6 +27,9 @@ import java.util.Set;
  * @param immutable the route is marked {@code immutable: true}: identical reads may be coalesced
  * @param idempotencyKey the key sent with every attempt, when the provider honours one
  * @param lookupAvailable the route can be looked up after an uncertain send (reconciliation)
+ * @param lookup how to look it up; absent with {@code lookupAvailable}, reconciliation stops at
+ *     {@code reconciliation_required}
+ * @param journalId the journal's id when the action is journaled (see {@link ActionLog})
  */
 public record ActionRequest(
     String taskId,
@@ -39,7 +43,9 @@ public record ActionRequest(
     byte[] body,
     boolean immutable,
     Optional<String> idempotencyKey,
-    boolean lookupAvailable) {
+    boolean lookupAvailable,
+    Optional<LookupPlan> lookup,
+    Optional<ActionId> journalId) {
 
   private static final Set<String> SAFE = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
@@ -55,9 +61,30 @@ public record ActionRequest(
     Objects.requireNonNull(headers, "headers");
     body = body == null ? new byte[0] : body.clone();
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+    Objects.requireNonNull(lookup, "lookup");
+    Objects.requireNonNull(journalId, "journalId");
     if (!target.startsWith("/")) {
       throw new IllegalArgumentException("the request target must be origin-form (start with '/'), got '" + target + "'");
     }
+  }
+
+  /** An action with no look-up plan and not journaled. */
+  public ActionRequest(String taskId, Priority priority, ScopeId scope, RequestClass requestClass, String method, String routeTemplate,
+      String target, Headers headers, byte[] body, boolean immutable, Optional<String> idempotencyKey, boolean lookupAvailable) {
+    this(taskId, priority, scope, requestClass, method, routeTemplate, target, headers, body, immutable, idempotencyKey, lookupAvailable,
+        Optional.empty(), Optional.empty());
+  }
+
+  /** The same action with this look-up plan (which makes {@code lookupAvailable} true). */
+  public ActionRequest withLookup(LookupPlan plan) {
+    return new ActionRequest(taskId, priority, scope, requestClass, method, routeTemplate, target, headers, body, immutable, idempotencyKey, true,
+        Optional.of(plan), journalId);
+  }
+
+  /** The same action, journaled under {@code id}. */
+  public ActionRequest withJournalId(ActionId id) {
+    return new ActionRequest(taskId, priority, scope, requestClass, method, routeTemplate, target, headers, body, immutable, idempotencyKey,
+        lookupAvailable, lookup, Optional.of(id));
   }
 
   /** A read of {@code target} with no body, no key, not immutable: the common case in tests. */
@@ -68,13 +95,14 @@ public record ActionRequest(
 
   /** The same action marked immutable (coalescible). */
   public ActionRequest asImmutable() {
-    return new ActionRequest(taskId, priority, scope, requestClass, method, routeTemplate, target, headers, body, true, idempotencyKey, lookupAvailable);
+    return new ActionRequest(taskId, priority, scope, requestClass, method, routeTemplate, target, headers, body, true, idempotencyKey, lookupAvailable,
+        lookup, journalId);
   }
 
   /** The same action in another task. */
   public ActionRequest inTask(String otherTask) {
     return new ActionRequest(otherTask, priority, scope, requestClass, method, routeTemplate, target, headers, body, immutable, idempotencyKey,
-        lookupAvailable);
+        lookupAvailable, lookup, journalId);
   }
 
   /** Whether the method may change state at the provider (anything but GET, HEAD, OPTIONS, TRACE). */
@@ -92,7 +120,7 @@ public record ActionRequest(
     return o instanceof ActionRequest a && a.taskId.equals(taskId) && a.priority == priority && a.scope.equals(scope)
         && a.requestClass.equals(requestClass) && a.method.equals(method) && a.routeTemplate.equals(routeTemplate) && a.target.equals(target)
         && a.headers.equals(headers) && Arrays.equals(a.body, body) && a.immutable == immutable && a.idempotencyKey.equals(idempotencyKey)
-        && a.lookupAvailable == lookupAvailable;
+        && a.lookupAvailable == lookupAvailable && a.lookup.equals(lookup) && a.journalId.equals(journalId);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.sluice.core.engine;
 
 import dev.sluice.core.http.Headers;
+import dev.sluice.core.journal.ActionId;
 import dev.sluice.core.scope.ScopeId;
 import java.util.Arrays;
 import java.util.Objects;
@@ -19,12 +20,19 @@ import java.util.Optional;
  * @param headers the agent's header fields
  * @param body the body bytes
  * @param attempt 1 for the first send, 2 for the first retry, ...
- * @param idempotencyKey the action's key, the same on every attempt
+ * @param idempotencyKey the action's key, the same on every attempt (none on a look-up)
+ * @param lookup whether this is a reconciliation look-up (a GET or HEAD naming the action) rather
+ *     than a send of the action itself
+ * @param journalId the action's journal id when it is journaled: a journaling transport records
+ *     the attempt's start (durably, before sending) and end under it
  */
 public record AttemptRequest(
     long actionId, String taskId, ScopeId scope, String method, String target, Headers headers, byte[] body, int attempt,
-    Optional<String> idempotencyKey) {
+    Optional<String> idempotencyKey,
+    boolean lookup,
+    Optional<ActionId> journalId) {
   public AttemptRequest {
+    Objects.requireNonNull(journalId, "journalId");
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(method, "method");
@@ -37,6 +45,12 @@ public record AttemptRequest(
     }
   }
 
+  /** A send of the action itself, not journaled. */
+  public AttemptRequest(long actionId, String taskId, ScopeId scope, String method, String target, Headers headers, byte[] body, int attempt,
+      Optional<String> idempotencyKey) {
+    this(actionId, taskId, scope, method, target, headers, body, attempt, idempotencyKey, false, Optional.empty());
+  }
+
   @Override
   public byte[] body() {
     return body.clone();
@@ -46,7 +60,7 @@ public record AttemptRequest(
   public boolean equals(Object o) {
     return o instanceof AttemptRequest a && a.actionId == actionId && a.attempt == attempt && a.taskId.equals(taskId) && a.scope.equals(scope)
         && a.method.equals(method) && a.target.equals(target) && a.headers.equals(headers) && Arrays.equals(a.body, body)
-        && a.idempotencyKey.equals(idempotencyKey);
+        && a.idempotencyKey.equals(idempotencyKey) && a.lookup == lookup && a.journalId.equals(journalId);
   }
 
   @Override
@@ -56,6 +70,6 @@ public record AttemptRequest(
 
   @Override
   public String toString() {
-    return "AttemptRequest[action " + actionId + " #" + attempt + " " + taskId + " " + method + " " + target + " on " + scope + "]";
+    return "AttemptRequest[action " + actionId + " #" + attempt + (lookup ? " look-up " : " ") + taskId + " " + method + " " + target + " on " + scope + "]";
   }
 }

@@ -12,6 +12,9 @@ import dev.sluice.core.headers.HeaderNote;
 import dev.sluice.core.headers.RateLimitReading;
 import dev.sluice.core.headers.ServerDelayReading;
 import dev.sluice.core.http.Headers;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.policy.OperationIdSource;
+import dev.sluice.core.engine.internal.LookupAnswer;
 import dev.sluice.core.retry.RetryContext;
 import dev.sluice.core.retry.RetryDecision;
 import dev.sluice.core.retry.ServerDelay;
@@ -52,8 +55,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>After each attempt: classify, publish to the {@link ScopeRegistry} <em>first</em>, count the
  * failure for the circuit breaker, then ask the {@link dev.sluice.core.retry.RetryPlanner} and
- * schedule the retry (it passes the gates again when it wakes). {@code RECONCILE} and {@code
- * ESCALATE} end the engine's part with {@code reconciliation_required} / {@code escalated}.
+ * schedule the retry (it passes the gates again when it wakes).
+ *
+ * <p>Reconciliation (§3 rule 7): a write whose outcome is unknown is never sent again blindly.
+ * When the action has a {@link LookupPlan}, a look-up (GET or HEAD) is queued through the same
+ * scope gates and counted like any attempt: found → {@code succeeded} with {@link
+ * Outcome#reconciled()} and the look-up's answer; proven absent (404, 410, an empty list) → resent
+ * with the same key and payload if the class's {@code max_attempts} allows, else {@code
+ * reconciliation_required}; a look-up that fails transiently is retried within the seed's read
+ * budget ({@link #LOOKUP_BUDGET}), anything else stops at {@code reconciliation_required}. Without a
+ * look-up, a write with an idempotency key is resent with that key (the provider deduplicates it)
+ * within {@code max_attempts}; without either the action stops at {@code reconciliation_required}
+ * (a person decides). Any other end of an action whose outcome is still unknown (budget, deadline,
+ * circuit) is reported as {@code reconciliation_required} too, never as a plain failure.
+ *
+ * <p>Journaled actions ({@link ActionRequest#journalId()}) report their changes of state to the
+ * {@link ActionLog}; {@link #resume} takes back an action a previous process left open.
  *
  * <p>Budgets: the request class's {@code max_attempts} (every attempt that reaches the transport
  * counts) and {@code max_wait} (time waiting in Sluice — queued behind gates and delayed for
@@ -94,6 +111,10 @@ public final class Engine {
   /** Transport completions that arrived on the thread holding the lock; run before it unlocks. */
   private final ArrayDeque<Runnable> completions = new ArrayDeque<>();
   private long nextActionId = 1;
+  private final ActionLog log;
+
+  /** The budget of the look-ups of one reconciliation: the seed's read class. */
+  public static final RequestClass LOOKUP_BUDGET = RequestClass.SEED_READ;
 
   /**
    * @param settings collaborators and engine-wide settings
@@ -102,6 +123,15 @@ public final class Engine {
    * @param registry the shared scope state
    */
   public Engine(EngineSettings settings, Scheduler scheduler, Transport transport, ScopeRegistry registry) {
+    this(settings, scheduler, transport, registry, ActionLog.NONE);
+  }
+
+  /**
+   * @param log told about every change of state of a journaled action (under the lock; it must
+   *     not block)
+   */
+  public Engine(EngineSettings settings, Scheduler scheduler, Transport transport, ScopeRegistry registry, ActionLog log) {
+    this.log = Objects.requireNonNull(log, "log");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
     this.transport = Objects.requireNonNull(transport, "transport");
@@ -148,6 +178,42 @@ public final class Engine {
   public CompletableFuture<Outcome> submit(ActionRequest request) {
     Objects.requireNonNull(request, "request");
     return locked(() -> doSubmit(request));
+  }
+
+  /**
+   * Takes back an action a previous process left open (restart recovery, DESIGN.md §5): it keeps
+   * the budget it had used, and either waits again from {@code dueAt} or, when its last send's
+   * outcome is unknown, goes to reconciliation with its original key.
+   *
+   * @param sendsUsed sends already made (they count against {@code max_attempts})
+   * @param waited time already waited
+   * @param dueAt when it may be sent again (ignored when reconciling)
+   * @param reconcile true when the last send may have reached the provider without an answer
+   */
+  public CompletableFuture<Outcome> resume(ActionRequest request, int sendsUsed, Duration waited, Instant dueAt, boolean reconcile) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(waited, "waited");
+    Objects.requireNonNull(dueAt, "dueAt");
+    return locked(() -> {
+      Lane lane = lane(request.scope());
+      Instant now = scheduler.now();
+      CompletableFuture<Outcome> future = new CompletableFuture<>();
+      Action a = new Action(nextActionId++, request, lane,
+          Fingerprints.path(request.method(), request.routeTemplate(), request.body(), settings.circuit().volatileFields()), null);
+      a.subscribers.add(new Subscriber(request.taskId(), future, false));
+      a.attempts = sendsUsed;
+      a.waited = waited;
+      a.anySent = sendsUsed > 0 || reconcile;
+      task(request.taskId()).actions.add(a);
+      if (reconcile) {
+        reconcile(a, now, "the process stopped while a send of this write was in flight, so its outcome is unknown");
+      } else {
+        enqueue(a, now, dueAt.isBefore(now) ? now : dueAt);
+      }
+      pump(lane, now);
+      expireIfDue(a, now);
+      return future;
+    });
   }
 
   /**
@@ -215,7 +281,7 @@ public final class Engine {
     if (task.cancelled) {
       Outcome o = new Outcome(req.taskId(), 0, OutcomeCode.CANCELLED, false, false, 0, Duration.ZERO, OptionalInt.empty(),
           holdAfter(req.scope(), now), "the task was cancelled; start a new task to send again",
-          "task " + req.taskId() + " was cancelled before this action was submitted", Optional.empty(), Optional.empty(), false, now);
+          "task " + req.taskId() + " was cancelled before this action was submitted", Optional.empty(), Optional.empty(), false, now, false);
       later(() -> future.complete(o));
       return future;
     }
@@ -261,6 +327,8 @@ public final class Engine {
       }
       if (a.subscribers.isEmpty() && !a.done) {
         a.done = true;
+        a.request.journalId().ifPresent(id -> log.finished(id, OutcomeCode.CANCELLED, "task " + taskId + " was cancelled", a.lastStatus, a.waited,
+            a.operationId));
         dequeue(a);
         if (a.coalesceKey != null) {
           coalescing.remove(a.coalesceKey, a);
@@ -284,7 +352,7 @@ public final class Engine {
   private void enqueue(Action a, Instant now, Instant dueAt) {
     Lane lane = a.lane;
     TaskState leaderTask = task(a.request.taskId());
-    Duration left = a.request.requestClass().maxWait().minus(a.waited);
+    Duration left = a.reconciling ? LOOKUP_BUDGET.maxWait() : a.request.requestClass().maxWait().minus(a.waited);
     a.expireAt = now.plus(left.isNegative() ? Duration.ZERO : left);
     a.expireCode = OutcomeCode.BUDGET_EXHAUSTED;
     Optional<Instant> deadline = leaderTask.budget.deadline();
@@ -473,13 +541,24 @@ public final class Engine {
     Lane lane = a.lane;
     a.waited = a.waited.plus(Duration.between(a.queuedSince, now));
     dequeue(a);
-    a.attempts++;
+    boolean lookup = a.reconciling;
+    if (lookup) {
+      a.lookups++;
+    } else {
+      a.attempts++;
+    }
+    a.lastWasLookup = lookup;
     task(a.request.taskId()).attempts++;
     a.inFlight = true;
     lane.inFlight++;
     lane.pacer.onSend(now, registry.learnedQuota(lane.settings.id()));
     ActionRequest r = a.request;
-    AttemptRequest attempt = new AttemptRequest(a.id, r.taskId(), r.scope(), r.method(), r.target(), r.headers(), r.body(), a.attempts, r.idempotencyKey());
+    int number = a.attempts + a.lookups;
+    AttemptRequest attempt = lookup
+        ? new AttemptRequest(a.id, r.taskId(), r.scope(), r.lookup().orElseThrow().method(), a.lookupTarget, Headers.empty(), new byte[0], number,
+            Optional.empty(), true, r.journalId())
+        : new AttemptRequest(a.id, r.taskId(), r.scope(), r.method(), r.target(), r.headers(), r.body(), number, r.idempotencyKey(), false,
+            r.journalId());
     CompletableFuture<AttemptResult> f;
     try {
       f = transport.send(attempt);
@@ -487,11 +566,10 @@ public final class Engine {
         throw new IllegalStateException("transport returned no future");
       }
     } catch (RuntimeException e) {
-      LOG.warn("transport failed to start attempt {} of action {}: {}", a.attempts, a.id, e.toString());
+      LOG.warn("transport failed to start attempt {} of action {}: {}", number, a.id, e.toString());
       f = CompletableFuture.completedFuture(new AttemptResult.Failure(TransportFailure.CONNECT_FAILED));
     }
     a.transportFuture = f;
-    int number = a.attempts;
     f.whenComplete((result, error) -> onTransportDone(a, number, result, error));
   }
 
@@ -547,6 +625,15 @@ public final class Engine {
     a.responseReceived = c.verdict().responseReceived();
     a.lastStatus = c.status();
     a.lastResponse = result instanceof AttemptResult.Response resp ? Optional.of(resp) : Optional.empty();
+    if (a.lastWasLookup) {
+      lookupDone(a, c, serverDelay, now);
+      pump(lane, now);
+      expireIfDue(a, now);
+      return;
+    }
+    if (result instanceof AttemptResult.Response resp && a.operationId.isEmpty()) {
+      a.operationId = a.request.lookup().flatMap(LookupPlan::operationId).flatMap(src -> LookupAnswer.operationId(src, resp));
+    }
 
     TaskState leader = task(a.request.taskId());
     RequestClass rc = a.request.requestClass();
@@ -567,8 +654,13 @@ public final class Engine {
       case DONE -> finish(a, now, OutcomeCode.fromCode(d.outcome().orElseThrow())
           .orElseThrow(() -> new IllegalStateException("planner outcome without an engine outcome: " + d.outcome())), d.reason(), d.nextSafeAction(),
           Optional.empty());
-      case RECONCILE -> finish(a, now, OutcomeCode.RECONCILIATION_REQUIRED, d.reason(), d.nextSafeAction(), Optional.empty());
-      case ESCALATE -> finish(a, now, OutcomeCode.ESCALATED, d.reason(), d.nextSafeAction(), Optional.empty());
+      case RECONCILE -> reconcile(a, now, d.reason());
+      case ESCALATE -> {
+        // No key and no look-up: no automated repeat is safe. The action stops here; the
+        // escalation (a person's decision) starts from this state.
+        a.uncertain = true;
+        finish(a, now, OutcomeCode.RECONCILIATION_REQUIRED, d.reason(), d.nextSafeAction(), Optional.empty());
+      }
       case RETRY -> {
         if (open.isPresent()) {
           finishCircuitOpen(a, now, open.get());
@@ -579,12 +671,110 @@ public final class Engine {
           finish(a, now, OutcomeCode.SCOPE_BACKPRESSURE, d.reason() + "; but " + backpressureReason(lane),
               "retry later, when the scope's queue has drained", Optional.empty());
         } else {
-          enqueue(a, now, d.dueAt().orElseThrow());
+          Instant due = d.dueAt().orElseThrow();
+          a.request.journalId().ifPresent(jid -> log.waiting(jid, due, a.waited));
+          enqueue(a, now, due);
         }
       }
     }
     pump(lane, now);
     expireIfDue(a, now);
+  }
+
+  // ---------------------------------------------------------------- reconciliation
+
+  /** The write's outcome is unknown: look it up, resend with its key, or stop. Never a blind resend. */
+  private void reconcile(Action a, Instant now, String why) {
+    a.uncertain = true;
+    Optional<String> target = a.request.lookup().flatMap(p -> p.target(a.operationId));
+    Optional<ActionId> jid = a.request.journalId();
+    if (target.isPresent()) {
+      a.reconciling = true;
+      a.lookupTarget = target.get();
+      jid.ifPresent(id -> log.reconciling(id, now, a.waited));
+      enqueue(a, now, now);
+      return;
+    }
+    RequestClass rc = a.request.requestClass();
+    if (a.request.idempotencyKey().isPresent() && a.attempts < rc.maxAttempts()) {
+      // The provider deduplicates by key: the resend replays the first answer if it was done.
+      a.uncertain = false;
+      jid.ifPresent(id -> {
+        log.reconciling(id, now, a.waited);
+        log.waiting(id, now, a.waited);
+      });
+      enqueue(a, now, now);
+      return;
+    }
+    String cannot = a.request.lookup().isPresent() ? "its look-up needs a value no response gave (the provider's operation id)"
+        : a.request.idempotencyKey().isPresent() ? "its class " + rc.name() + " allows no further attempt with the same key"
+        : "the route has no idempotency key and no look-up";
+    finish(a, now, OutcomeCode.RECONCILIATION_REQUIRED, why + "; " + cannot + ", so no automated repeat is safe",
+        "a person checks the provider's records, then decides: query existing, retry with the same key, cancel or send new", Optional.empty());
+  }
+
+  private void lookupDone(Action a, Classification c, Optional<ServerDelay> serverDelay, Instant now) {
+    a.reconciling = false;
+    Verdict v = c.verdict();
+    int status = c.status().orElse(0);
+    if (v == Verdict.SUCCESS) {
+      LookupAnswer answer = LookupAnswer.read(a.lastResponse.orElseThrow());
+      if (answer == LookupAnswer.FOUND) {
+        a.uncertain = false;
+        a.reconciled = true;
+        finish(a, now, OutcomeCode.SUCCEEDED, "reconciled: the look-up found the provider's record of this action; nothing was sent again",
+            "use the provider's record in the response", Optional.empty());
+        return;
+      }
+      if (answer == LookupAnswer.ABSENT) {
+        provenAbsent(a, now, "the look-up found no record");
+        return;
+      }
+      stopReconciling(a, now, "the look-up's answer could not be read as a record or a list");
+      return;
+    }
+    if (status == 404 || status == 410) {
+      provenAbsent(a, now, "the look-up answered " + status);
+      return;
+    }
+    boolean transientFailure = v == Verdict.RATE_LIMITED || v == Verdict.UNAVAILABLE || v == Verdict.TIMEOUT_BEFORE_SEND
+        || v == Verdict.RESET_BEFORE_SEND || v == Verdict.OUTCOME_UNKNOWN;
+    if (transientFailure) {
+      RequestClass rc = LOOKUP_BUDGET;
+      RetryContext ctx = new RetryContext("lookup", rc.maxAttempts(), rc.maxWait(), java.util.Set.copyOf(rc.retryStatuses()), false, false, false,
+          a.lookups, Duration.ZERO, task(a.request.taskId()).budget.deadline(), now);
+      RetryDecision d = settings.planner().decide(c, ctx, serverDelay, settings.random());
+      if (d.action() == RetryDecision.Action.RETRY) {
+        Instant due = d.dueAt().orElseThrow();
+        a.reconciling = true;
+        a.request.journalId().ifPresent(id -> log.reconciling(id, due, a.waited));
+        enqueue(a, now, due);
+        return;
+      }
+      stopReconciling(a, now, "the look-up failed (" + c.reason() + ") and its budget is used: " + d.reason());
+      return;
+    }
+    stopReconciling(a, now, "the look-up failed: " + c.reason());
+  }
+
+  private void provenAbsent(Action a, Instant now, String why) {
+    a.uncertain = false;
+    RequestClass rc = a.request.requestClass();
+    if (a.attempts < rc.maxAttempts()) {
+      a.request.journalId().ifPresent(id -> log.waiting(id, now, a.waited));
+      enqueue(a, now, now); // the same key, payload and reference
+      return;
+    }
+    a.uncertain = true; // keeps it out of "failed": the decision is a person's
+    finish(a, now, OutcomeCode.RECONCILIATION_REQUIRED, why + ", so the write did not take effect; class " + rc.name() + " allows "
+        + rc.maxAttempts() + " attempt(s), all used", "resend with the same idempotency key or reference (the look-up proved no record), or cancel",
+        Optional.empty());
+  }
+
+  private void stopReconciling(Action a, Instant now, String why) {
+    finish(a, now, OutcomeCode.RECONCILIATION_REQUIRED, "the write's outcome is unknown and " + why,
+        "look the action up at the provider (idempotency key, reference or operation id), then decide: retry with the same key, cancel or send new",
+        Optional.empty());
   }
 
   /** 429s are scheduling instructions, not failures of the path; everything else that failed counts. */
@@ -600,9 +790,18 @@ public final class Engine {
         "do not rephrase and resend: fix the cause named in the last error, or ask a person", Optional.of(open.fingerprint()));
   }
 
-  private void finish(Action a, Instant now, OutcomeCode code, String reason, String nextSafe, Optional<String> fingerprint) {
+  private void finish(Action a, Instant now, OutcomeCode givenCode, String givenReason, String givenNextSafe, Optional<String> fingerprint) {
     if (a.done && a.subscribers.isEmpty()) {
       return;
+    }
+    OutcomeCode code = givenCode;
+    String reason = givenReason;
+    String nextSafe = givenNextSafe;
+    if (a.uncertain && code != OutcomeCode.SUCCEEDED && code != OutcomeCode.CANCELLED && code != OutcomeCode.RECONCILIATION_REQUIRED) {
+      // Whatever stopped it, the provider may hold the effect: this is not a plain failure.
+      code = OutcomeCode.RECONCILIATION_REQUIRED;
+      reason = "the write's outcome is still unknown, and " + givenReason;
+      nextSafe = "look the action up at the provider before anything else; " + givenNextSafe;
     }
     a.done = true;
     if (a.queued) {
@@ -613,6 +812,10 @@ public final class Engine {
     if (a.coalesceKey != null) {
       coalescing.remove(a.coalesceKey, a);
     }
+    if (a.request.journalId().isPresent()) {
+      Duration waited = a.waited;
+      log.finished(a.request.journalId().get(), code, reason, a.lastStatus, waited, a.operationId);
+    }
     for (Subscriber s : a.subscribers) {
       complete(s, a, now, code, reason, nextSafe, fingerprint);
     }
@@ -621,9 +824,9 @@ public final class Engine {
 
   private void complete(Subscriber s, Action a, Instant now, OutcomeCode code, String reason, String nextSafe, Optional<String> fingerprint) {
     Duration waited = a.queued ? a.waited.plus(Duration.between(a.queuedSince, now)) : a.waited;
-    Outcome o = new Outcome(s.taskId, a.id, code, a.anySent || a.inFlight, a.responseReceived && !a.inFlight, a.attempts, waited, a.lastStatus,
-        holdAfter(a.request.scope(), now), nextSafe, reason, code == OutcomeCode.CANCELLED ? Optional.empty() : a.lastResponse, fingerprint,
-        s.follower, now);
+    Outcome o = new Outcome(s.taskId, a.id, code, a.anySent || a.inFlight, a.responseReceived && !a.inFlight, a.attempts + a.lookups, waited,
+        a.lastStatus, holdAfter(a.request.scope(), now), nextSafe, reason, code == OutcomeCode.CANCELLED ? Optional.empty() : a.lastResponse,
+        fingerprint, s.follower, now, a.reconciled && code == OutcomeCode.SUCCEEDED);
     TaskState t = tasks.get(s.taskId);
     if (t != null) {
       t.actions.remove(a);
@@ -789,6 +992,16 @@ public final class Engine {
     OptionalInt lastStatus = OptionalInt.empty();
     Optional<AttemptResult.Response> lastResponse = Optional.empty();
     CompletableFuture<AttemptResult> transportFuture;
+    /** Reconciliation look-ups sent (not counted in {@code attempts}, which are sends). */
+    int lookups;
+    /** The next attempt is a look-up of {@link #lookupTarget}. */
+    boolean reconciling;
+    boolean lastWasLookup;
+    String lookupTarget;
+    /** A send may have taken effect without an answer, and nothing has settled it yet. */
+    boolean uncertain;
+    boolean reconciled;
+    Optional<String> operationId = Optional.empty();
 
     Action(long id, ActionRequest request, Lane lane, String pathFingerprint, CoalesceKey coalesceKey) {
       this.id = id;

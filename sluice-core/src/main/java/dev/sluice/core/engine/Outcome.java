@@ -16,7 +16,7 @@ import java.util.OptionalInt;
  * @param outcome what happened
  * @param requestSent whether any attempt's bytes may have reached the provider
  * @param responseReceived whether the last attempt got a complete response
- * @param attempts attempts that reached the transport for this action
+ * @param attempts attempts that reached the transport for this action, sends and reconciliation look-ups alike
  * @param waited time spent waiting in Sluice (queues and retry delays), not in flight
  * @param lastStatus the last HTTP status received
  * @param nextAllowedAt the scope's hold, when one is in force at the end
@@ -27,6 +27,9 @@ import java.util.OptionalInt;
  * @param fingerprint the failure fingerprint, for {@link OutcomeCode#CIRCUIT_OPEN}
  * @param coalesced true when this caller shared another caller's attempt
  * @param finishedAt when the outcome was decided
+ * @param reconciled true when the outcome was established by a reconciliation look-up (the write's
+ *     own answer was lost; the provider's record was found), {@code response} then being the
+ *     look-up's answer
  */
 public record Outcome(
     String taskId,
@@ -43,7 +46,8 @@ public record Outcome(
     Optional<AttemptResult.Response> response,
     Optional<String> fingerprint,
     boolean coalesced,
-    Instant finishedAt) {
+    Instant finishedAt,
+    boolean reconciled) {
 
   public Outcome {
     Objects.requireNonNull(taskId, "taskId");

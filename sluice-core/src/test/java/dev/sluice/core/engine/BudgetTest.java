@@ -89,7 +89,7 @@ class BudgetTest {
   }
 
   @Test
-  void aWriteWhoseOutcomeIsUnknownIsReconciledOrEscalatedNeverResent() {
+  void aWriteWhoseOutcomeIsUnknownIsNeverResentBlindlyOnlyWithItsKeyWithinMaxAttempts() {
     EngineFixture fx = new EngineFixture(Duration.ofMillis(10), r -> new AttemptResult.Failure(TransportFailure.RESET_AFTER_SEND),
         ScopeSettings.of(SCOPE, 2, 25));
     ActionRequest blind = new ActionRequest("t", Priority.INTERACTIVE, SCOPE, RequestClass.SEED_UNCERTAIN_WRITE, "POST", "/records", "/records",
@@ -99,11 +99,18 @@ class BudgetTest {
     CompletableFuture<Outcome> a = fx.engine.submit(blind);
     CompletableFuture<Outcome> b = fx.engine.submit(lookup);
     fx.clock.advance(Duration.ofMinutes(5));
-    assertThat(a.join().outcome()).isEqualTo(OutcomeCode.ESCALATED);
-    assertThat(b.join().outcome()).isEqualTo(OutcomeCode.RECONCILIATION_REQUIRED);
+    // No key, no look-up: one send, then a person decides.
+    assertThat(a.join().outcome()).isEqualTo(OutcomeCode.RECONCILIATION_REQUIRED);
+    assertThat(a.join().attempts()).isEqualTo(1);
     assertThat(a.join().requestSent()).isTrue();
     assertThat(a.join().responseReceived()).isFalse();
-    assertThat(fx.transport.calls()).hasSize(2);
+    // A key the provider deduplicates, but no look-up plan: resent with that same key, within
+    // the class's max_attempts (3), then stopped at reconciliation_required.
+    assertThat(b.join().outcome()).isEqualTo(OutcomeCode.RECONCILIATION_REQUIRED);
+    assertThat(b.join().attempts()).isEqualTo(3);
+    assertThat(fx.transport.calls()).hasSize(4);
+    assertThat(fx.transport.calls()).filteredOn(c -> c.request().taskId().equals("u")).extracting(c -> c.request().idempotencyKey().orElseThrow())
+        .containsOnly("k1");
   }
 
   private static ActionRequest withClass(ActionRequest r, RequestClass c) {

@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.sluice.core.classify.TransportFailure;
 import dev.sluice.core.http.Headers;
-import dev.sluice.store.ActionId;
-import dev.sluice.store.ActionRecord;
-import dev.sluice.store.ActionState;
-import dev.sluice.store.AttemptEnd;
-import dev.sluice.store.AttemptKind;
-import dev.sluice.store.AttemptRecord;
-import dev.sluice.store.IllegalTransitionException;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.journal.AttemptEnd;
+import dev.sluice.core.journal.AttemptKind;
+import dev.sluice.core.journal.AttemptRecord;
+import dev.sluice.core.journal.IllegalTransitionException;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class AttemptTest extends JournalTestBase {
     ActionRecord a = journal.recordAction(transfer("t", "k").build());
     AttemptRecord first = send(a, at(1));
     finish(first, AttemptEnd.response(429), at(2));
-    move(reload(a), ActionState.DELAYED, dev.sluice.store.ActionChanges.none().dueAt(at(12)), at(2));
+    move(reload(a), ActionState.DELAYED, dev.sluice.core.journal.ActionChanges.none().dueAt(at(12)), at(2));
     AttemptRecord second = send(reload(a), at(12));
     finish(second, AttemptEnd.failed(TransportFailure.CONNECT_TIMEOUT), at(17));
 

@@ -2,10 +2,10 @@ package dev.sluice.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.store.ActionId;
-import dev.sluice.store.ActionRecord;
-import dev.sluice.store.ActionState;
-import dev.sluice.store.AttemptRecord;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.journal.AttemptRecord;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package dev.sluice.store.sqlite;
 
-import dev.sluice.store.ActionChanges;
-import dev.sluice.store.ActionRecord;
-import dev.sluice.store.ActionState;
-import dev.sluice.store.AttemptKind;
+import dev.sluice.core.journal.ActionChanges;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.journal.AttemptKind;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -7,9 +7,9 @@ import static dev.sluice.store.sqlite.Fixtures.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.scope.ScopeRecord;
-import dev.sluice.store.ActionChanges;
-import dev.sluice.store.ActionRecord;
-import dev.sluice.store.ActionState;
+import dev.sluice.core.journal.ActionChanges;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.ActionState;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -46,7 +46,7 @@ class DurabilityTest extends JournalTestBase {
     assertThat(syncOfLastCommit()).isEqualTo(FULL);
     journal.transition(read.actionId(), ActionState.QUEUED, ActionState.IN_FLIGHT, ActionChanges.none(), at(1));
     assertThat(syncOfLastCommit()).isEqualTo(NORMAL);
-    journal.startAttempt(write.actionId(), dev.sluice.store.AttemptKind.SEND, at(1), write.idempotencyKey());
+    journal.startAttempt(write.actionId(), dev.sluice.core.journal.AttemptKind.SEND, at(1), write.idempotencyKey());
     assertThat(syncOfLastCommit()).isEqualTo(FULL);
   }
 

@@ -4,7 +4,7 @@ import dev.sluice.core.engine.Priority;
 import dev.sluice.core.http.Headers;
 import dev.sluice.core.policy.RequestClass;
 import dev.sluice.core.scope.ScopeId;
-import dev.sluice.store.NewAction;
+import dev.sluice.core.journal.NewAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 

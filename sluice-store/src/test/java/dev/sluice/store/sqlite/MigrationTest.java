@@ -4,8 +4,8 @@ import static dev.sluice.store.sqlite.Fixtures.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.sluice.store.ActionRecord;
-import dev.sluice.store.JournalException;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.JournalException;
 import dev.sluice.store.sqlite.internal.Database;
 import dev.sluice.store.sqlite.internal.Migrations;
 import java.nio.file.Files;

@@ -6,10 +6,10 @@ import static dev.sluice.store.sqlite.Fixtures.transfer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.core.engine.OutcomeCode;
-import dev.sluice.store.ActionRecord;
-import dev.sluice.store.ActionState;
-import dev.sluice.store.AttemptEnd;
-import dev.sluice.store.TaskCancellation;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.journal.AttemptEnd;
+import dev.sluice.core.journal.TaskCancellation;
 import org.junit.jupiter.api.Test;
 
 class TaskCancellationTest extends JournalTestBase {

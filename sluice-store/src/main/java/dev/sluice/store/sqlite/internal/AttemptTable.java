@@ -3,10 +3,10 @@ package dev.sluice.store.sqlite.internal;
 import static dev.sluice.store.sqlite.internal.Columns.micros;
 
 import dev.sluice.core.classify.TransportFailure;
-import dev.sluice.store.ActionId;
-import dev.sluice.store.AttemptEnd;
-import dev.sluice.store.AttemptKind;
-import dev.sluice.store.AttemptRecord;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.AttemptEnd;
+import dev.sluice.core.journal.AttemptKind;
+import dev.sluice.core.journal.AttemptRecord;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

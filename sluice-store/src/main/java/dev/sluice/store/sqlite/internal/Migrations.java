@@ -1,6 +1,6 @@
 package dev.sluice.store.sqlite.internal;
 
-import dev.sluice.store.JournalException;
+import dev.sluice.core.journal.JournalException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;

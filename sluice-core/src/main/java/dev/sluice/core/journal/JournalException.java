@@ -1,4 +1,4 @@
-package dev.sluice.store;
+package dev.sluice.core.journal;
 
 /**
  * The journal could not be read or written: the database is unreachable, locked for longer than

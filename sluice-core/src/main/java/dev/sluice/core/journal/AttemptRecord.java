@@ -1,4 +1,4 @@
-package dev.sluice.store;
+package dev.sluice.core.journal;
 
 import dev.sluice.core.http.Headers;
 import java.time.Instant;

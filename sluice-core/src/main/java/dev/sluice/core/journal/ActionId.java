@@ -1,6 +1,6 @@
-package dev.sluice.store;
+package dev.sluice.core.journal;
 
-import dev.sluice.store.internal.Ulid;
+import dev.sluice.core.journal.internal.Ulid;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,19 +1,19 @@
-package dev.sluice.store.internal;
+package dev.sluice.core.journal.internal;
 
 import dev.sluice.core.engine.OutcomeCode;
-import dev.sluice.store.ActionChanges;
-import dev.sluice.store.ActionRecord;
-import dev.sluice.store.ActionState;
-import dev.sluice.store.AttemptKind;
-import dev.sluice.store.AttemptRecord;
-import dev.sluice.store.IllegalTransitionException;
+import dev.sluice.core.journal.ActionChanges;
+import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.journal.AttemptKind;
+import dev.sluice.core.journal.AttemptRecord;
+import dev.sluice.core.journal.IllegalTransitionException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The state machine's rules, shared by every {@link dev.sluice.store.Journal} implementation so
+ * The state machine's rules, shared by every {@link dev.sluice.core.journal.Journal} implementation so
  * that SQLite and PostgreSQL refuse exactly the same things. Pure: the store reads the row and the
  * latest attempt under its lock, asks here, and writes what comes back.
  */

@@ -1,4 +1,4 @@
-package dev.sluice.store;
+package dev.sluice.core.journal;
 
 /**
  * A change the action's state machine forbids ({@link ActionState}): a bug in the caller, never a

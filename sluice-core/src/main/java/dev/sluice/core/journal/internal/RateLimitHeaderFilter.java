@@ -1,4 +1,4 @@
-package dev.sluice.store.internal;
+package dev.sluice.core.journal.internal;
 
 import dev.sluice.core.http.Headers;
 import java.util.List;

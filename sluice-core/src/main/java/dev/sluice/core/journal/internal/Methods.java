@@ -1,4 +1,4 @@
-package dev.sluice.store.internal;
+package dev.sluice.core.journal.internal;
 
 import java.util.Set;
 

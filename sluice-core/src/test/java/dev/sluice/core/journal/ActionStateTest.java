@@ -1,4 +1,4 @@
-package dev.sluice.store;
+package dev.sluice.core.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

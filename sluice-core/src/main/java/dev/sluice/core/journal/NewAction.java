@@ -1,11 +1,11 @@
-package dev.sluice.store;
+package dev.sluice.core.journal;
 
 import dev.sluice.core.engine.ActionRequest;
 import dev.sluice.core.engine.Priority;
 import dev.sluice.core.http.Headers;
 import dev.sluice.core.policy.RequestClass;
 import dev.sluice.core.scope.ScopeId;
-import dev.sluice.store.internal.Methods;
+import dev.sluice.core.journal.internal.Methods;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;

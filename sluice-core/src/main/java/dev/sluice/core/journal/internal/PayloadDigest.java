@@ -1,4 +1,4 @@
-package dev.sluice.store.internal;
+package dev.sluice.core.journal.internal;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
