@@ -282,8 +282,19 @@ public final class Sluice implements AutoCloseable {
     private Function<String, Optional<String>> secrets = name -> Optional.ofNullable(System.getenv(name));
     private Long seed;
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
+    private java.util.function.UnaryOperator<Transport> transportDecorator = java.util.function.UnaryOperator.identity();
 
     private Builder() {}
+
+    /**
+     * Wraps the transport (the HTTP one this builder creates, or the one given) before the engines
+     * use it, e.g. to count attempts for metrics. The wrapper must keep the {@link Transport}
+     * contract (return promptly, never retry). Default: none.
+     */
+    public Builder transportDecorator(java.util.function.UnaryOperator<Transport> decorator) {
+      this.transportDecorator = Objects.requireNonNull(decorator, "transportDecorator");
+      return this;
+    }
 
     /** The policy to enforce (required). */
     public Builder policy(Policy p) {
@@ -357,6 +368,7 @@ public final class Sluice implements AutoCloseable {
         owned.add(jetty);
         t = jetty;
       }
+      t = Objects.requireNonNull(transportDecorator.apply(t), "the transport decorator returned null");
       Scheduler s = scheduler;
       if (s == null) {
         SystemScheduler system = new SystemScheduler(Clock.systemUTC());
