@@ -108,18 +108,28 @@ public final class Gateway implements AutoCloseable {
     private Duration stopTimeout = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
     private int registryCapacity = 100_000;
+    private TransportSettings transportSettings = TransportSettings.defaults();
 
     private Builder(Policy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
     }
 
     /**
-     * The facade builder to use (its policy is replaced by this gateway's); default {@code
-     * Sluice.builder()} with the transport's response cap set to {@code gateway.max_response_body_bytes}.
-     * The gateway adds a transport decorator that counts attempts for {@code /metrics}.
+     * The facade builder to use, e.g. with a scheduler or seed (its policy, transport settings,
+     * request cap and transport decorator are set by the gateway); default {@code
+     * Sluice.builder().secrets(env)}.
      */
     public Builder sluice(Sluice.Builder b) {
       this.sluice = Objects.requireNonNull(b, "sluice");
+      return this;
+    }
+
+    /**
+     * Settings of the HTTP transport (timeouts, a task header to the provider); default {@link
+     * TransportSettings#defaults()}. Its response cap is always set to {@code gateway.max_response_body_bytes}.
+     */
+    public Builder transportSettings(TransportSettings t) {
+      this.transportSettings = Objects.requireNonNull(t, "transportSettings");
       return this;
     }
 
@@ -176,9 +186,8 @@ public final class Gateway implements AutoCloseable {
       }
 
       GatewayMetrics metrics = new GatewayMetrics(policy);
-      Sluice.Builder sb = sluice != null ? sluice
-          : Sluice.builder().secrets(env).transportSettings(TransportSettings.defaults().withMaxResponseBytes(policy.gateway().maxResponseBodyBytes()));
-      Sluice s = sb.policy(policy).maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count).build();
+      Sluice.Builder sb = sluice != null ? sluice : Sluice.builder().secrets(env);
+      Sluice s = sb.policy(policy).transportSettings(transportSettings.withMaxResponseBytes(policy.gateway().maxResponseBodyBytes())).maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count).build();
       metrics.watch(s, clock);
       GatewayHandler handler = new GatewayHandler(s, new Tokens(agentTokens), new Tokens(operator), new ActionRegistry(registryCapacity), metrics, clock);
 

@@ -93,6 +93,7 @@ public final class GatewayHandler extends Handler.Abstract.NonBlocking {
     String method = request.getMethod();
     String rawPath = request.getHttpURI().getPath();
     if (method.equals("CONNECT")) {
+      response.getHeaders().put("Connection", "close"); // a CONNECT connection is never reused for anything else
       refuse(response, callback, 405, "not_a_proxy", "CONNECT refused", "Sluice is not an open proxy: CONNECT is refused",
           "send METHOD /{provider}/{path} to Sluice with your agent token");
       return;
