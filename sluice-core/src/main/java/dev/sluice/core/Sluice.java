@@ -480,6 +480,8 @@ public final class Sluice implements AutoCloseable {
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private Journal journal;
     private boolean ownJournal;
+    private boolean journalFromPolicy;
+    private java.util.function.UnaryOperator<Transport> transportDecorator = java.util.function.UnaryOperator.identity();
 
     private Builder() {}
 
@@ -494,6 +496,26 @@ public final class Sluice implements AutoCloseable {
 
     private Builder ownJournal() {
       this.ownJournal = true;
+      return this;
+    }
+
+    /**
+     * At {@link #build()}, opens the journal the policy names (its {@code store}, else the embedded
+     * SQLite journal in {@code data_dir}, found through {@link JournalFactory}) and closes it with
+     * Sluice. What {@link Sluice#load(Path)} does; for callers that build the policy themselves.
+     */
+    public Builder journalFromPolicy() {
+      this.journalFromPolicy = true;
+      return this;
+    }
+
+    /**
+     * Wraps the transport (the HTTP one this builder creates, or the one given) before the engines
+     * use it, e.g. to count attempts for metrics. The wrapper must keep the {@link Transport}
+     * contract (return promptly, never retry). Default: none.
+     */
+    public Builder transportDecorator(java.util.function.UnaryOperator<Transport> decorator) {
+      this.transportDecorator = Objects.requireNonNull(decorator, "transportDecorator");
       return this;
     }
 
@@ -569,11 +591,16 @@ public final class Sluice implements AutoCloseable {
         owned.add(jetty);
         t = jetty;
       }
+      t = Objects.requireNonNull(transportDecorator.apply(t), "the transport decorator returned null");
       Scheduler s = scheduler;
       if (s == null) {
         SystemScheduler system = new SystemScheduler(Clock.systemUTC());
         owned.add(system); // after the transport: in-flight attempts are aborted before timers stop
         s = system;
+      }
+      if (journal == null && journalFromPolicy) {
+        journal = openJournal(policy);
+        ownJournal = true;
       }
       Optional<JournalWriter> writer = Optional.empty();
       if (journal != null) {

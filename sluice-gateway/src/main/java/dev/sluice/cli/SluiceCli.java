@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       ConfigCommand.class,
       FakeProviderCommand.class,
       DemoCommand.class,
+      ServeCommand.class, ScopesCommand.class, CancelCommand.class,
     },
     footer = {
       "",

@@ -34,6 +34,8 @@ import java.util.Set;
  * @param agents in file order; default none
  * @param retryAfter bounds on server-given delays; default 1 s minimum, 1 h cap
  * @param backoff the full-jitter backoff; default base 1 s, max 60 s
+ * @param gateway the gateway's operator token and size caps ({@code operator}, {@code gateway});
+ *     default {@link GatewaySettings#DEFAULTS}
  */
 public record Policy(
     ListenAddress listen,
@@ -44,13 +46,21 @@ public record Policy(
     Map<String, Provider> providers,
     List<Agent> agents,
     RetryAfterPolicy retryAfter,
-    Backoff backoff) {
+    Backoff backoff,
+    GatewaySettings gateway) {
 
   /** The default {@code data_dir}. */
   public static final Path DEFAULT_DATA_DIR = Path.of("./sluice-data");
 
+  /** A policy with the default gateway settings. */
+  public Policy(ListenAddress listen, Path dataDir, Optional<String> store, Map<String, RequestClass> requestClasses, SharedScope sharedScope,
+      Map<String, Provider> providers, List<Agent> agents, RetryAfterPolicy retryAfter, Backoff backoff) {
+    this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, GatewaySettings.DEFAULTS);
+  }
+
   public Policy {
     Objects.requireNonNull(listen, "listen");
+    Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(requestClasses, "requestClasses");
@@ -150,8 +160,14 @@ public record Policy(
     private final List<Agent> agents = new ArrayList<>();
     private RetryAfterPolicy retryAfter = RetryAfterPolicy.defaults();
     private Backoff backoff = Backoff.SEED_DEFAULT;
+    private GatewaySettings gateway = GatewaySettings.DEFAULTS;
 
     private Builder() {}
+
+    public Builder gateway(GatewaySettings value) {
+      this.gateway = value;
+      return this;
+    }
 
     public Builder listen(ListenAddress value) {
       this.listen = value;
@@ -204,7 +220,7 @@ public record Policy(
     }
 
     public Policy build() {
-      return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff);
+      return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway);
     }
   }
 }

@@ -31,6 +31,9 @@ import java.util.Set;
  *     RateLimitDialect#AUTO}
  * @param quotaExhausted how to recognise this provider's quota-exhaustion answers; default none
  * @param routes declared routes, in declaration order; no two with the same method and path shape
+ * @param allowPlainHttp {@code allow_plain_http}: whether the credential may travel over plain
+ *     {@code http} to a host that is not loopback; default false (the policy loader refuses such a
+ *     provider, and the gateway logs a warning at start-up when it is set)
  */
 public record Provider(
     String id,
@@ -42,7 +45,14 @@ public record Provider(
     Optional<String> idempotencyHeader,
     RateLimitDialect rateLimitHeaders,
     List<QuotaExhaustedMatcher> quotaExhausted,
-    List<Route> routes) {
+    List<Route> routes,
+    boolean allowPlainHttp) {
+
+  /** A provider without {@code allow_plain_http} (the default). */
+  public Provider(String id, URI baseUrl, Optional<Credential> credential, String scope, Optional<Rate> rate, SharedScope sharedScope,
+      Optional<String> idempotencyHeader, RateLimitDialect rateLimitHeaders, List<QuotaExhaustedMatcher> quotaExhausted, List<Route> routes) {
+    this(id, baseUrl, credential, scope, rate, sharedScope, idempotencyHeader, rateLimitHeaders, quotaExhausted, routes, false);
+  }
 
   public Provider {
     Objects.requireNonNull(id, "id");
@@ -187,6 +197,7 @@ public record Provider(
     private RateLimitDialect rateLimitHeaders = RateLimitDialect.AUTO;
     private final List<QuotaExhaustedMatcher> quotaExhausted = new ArrayList<>();
     private final List<Route> routes = new ArrayList<>();
+    private boolean allowPlainHttp;
 
     private Builder(String id, URI baseUrl) {
       this.id = id;
@@ -228,6 +239,12 @@ public record Provider(
       return this;
     }
 
+    /** {@code allow_plain_http}: let the credential travel over plain http to a non-loopback host. */
+    public Builder allowPlainHttp(boolean value) {
+      this.allowPlainHttp = value;
+      return this;
+    }
+
     public Builder route(Route value) {
       this.routes.add(value);
       return this;
@@ -235,7 +252,8 @@ public record Provider(
 
     public Provider build() {
       return new Provider(id, baseUrl, Optional.ofNullable(credential), scope == null ? defaultScope(id) : scope,
-          Optional.ofNullable(rate), sharedScope, Optional.ofNullable(idempotencyHeader), rateLimitHeaders, quotaExhausted, routes);
+          Optional.ofNullable(rate), sharedScope, Optional.ofNullable(idempotencyHeader), rateLimitHeaders, quotaExhausted, routes,
+          allowPlainHttp);
     }
   }
 }

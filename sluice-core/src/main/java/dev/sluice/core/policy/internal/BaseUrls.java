@@ -63,6 +63,22 @@ public final class BaseUrls {
     return Optional.empty();
   }
 
+  /**
+   * Whether a credential may travel to this base URL without {@code allow_plain_http}: it is
+   * {@code https}, or its host is loopback ({@code localhost}, {@code 127.0.0.0/8}, {@code ::1}).
+   * No DNS lookup: a name other than {@code localhost} is not loopback.
+   */
+  public static boolean isHttpsOrLoopback(URI uri) {
+    if ("https".equalsIgnoreCase(uri.getScheme())) {
+      return true;
+    }
+    String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+    if (host.equals("localhost") || host.equals("[::1]") || host.equals("::1")) {
+      return true;
+    }
+    return IPV4.matcher(host).matches() && host.startsWith("127.");
+  }
+
   /** The base URL without a trailing slash, so that {@code base + "/v1/x"} is always right. */
   public static URI normalize(URI uri) {
     String s = uri.toString();

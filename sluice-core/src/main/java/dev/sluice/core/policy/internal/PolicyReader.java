@@ -4,6 +4,7 @@ import dev.sluice.core.headers.RateLimitDialect;
 import dev.sluice.core.policy.Agent;
 import dev.sluice.core.retry.Backoff;
 import dev.sluice.core.policy.Credential;
+import dev.sluice.core.policy.GatewaySettings;
 import dev.sluice.core.policy.ListenAddress;
 import dev.sluice.core.policy.Policy;
 import dev.sluice.core.policy.PolicyException;
@@ -45,13 +46,17 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 public final class PolicyReader {
   static final List<String> TOP_KEYS = List.of(
-      "listen", "data_dir", "store", "request_classes", "shared_scope", "providers", "agents", "retry_after", "backoff");
+      "listen", "data_dir", "store", "request_classes", "shared_scope", "providers", "agents", "retry_after", "backoff",
+      "operator", "gateway");
+  static final List<String> OPERATOR_KEYS = List.of("token_env", "token_file");
+  static final List<String> GATEWAY_KEYS = List.of("max_request_body_bytes", "max_response_body_bytes", "max_request_headers", "max_header_bytes");
   static final List<String> CLASS_KEYS = List.of("max_attempts", "max_wait_seconds", "retry_statuses");
   static final List<String> SHARED_SCOPE_KEYS = List.of("max_delayed_requests", "max_concurrent_requests");
   static final List<String> RETRY_AFTER_KEYS = List.of("minimum_delay_seconds", "cap_seconds");
   static final List<String> BACKOFF_KEYS = List.of("base_seconds", "max_seconds");
   static final List<String> PROVIDER_KEYS = List.of(
-      "base_url", "credential", "scope", "rate", "shared_scope", "idempotency_header", "rate_limit_headers", "quota_exhausted", "routes");
+      "base_url", "credential", "scope", "rate", "shared_scope", "idempotency_header", "rate_limit_headers", "quota_exhausted", "routes",
+      "allow_plain_http");
   static final List<String> CREDENTIAL_KEYS = List.of("header", "format", "secret_env", "secret_file");
   static final List<String> RATE_KEYS = List.of("requests", "per_seconds", "interactive_reserve", "burst");
   static final List<String> QUOTA_KEYS = List.of("status", "json_pointer", "equals", "reset");
@@ -131,6 +136,9 @@ public final class PolicyReader {
     Backoff backoff = m.optional("backoff").flatMap(this::backoff).orElse(Backoff.SEED_DEFAULT);
     Map<String, Provider> providers = m.optional("providers").map(v -> providers(v, defaultScope)).orElse(Map.of());
     List<Agent> agents = m.optional("agents").map(x -> new AgentReader(problems, providerIds).agents(x)).orElse(List.of());
+    GatewaySettings gateway = m.optional("gateway").flatMap(this::gateway).orElse(GatewaySettings.DEFAULTS);
+    Optional<SecretRef> operator = m.optional("operator").flatMap(this::operator);
+    GatewaySettings gatewaySettings = operator.map(gateway::withOperatorToken).orElse(gateway);
 
     for (YamlValue ref : classRefs) {
       String name = ((org.yaml.snakeyaml.nodes.ScalarNode) ref.node()).getValue();
@@ -142,7 +150,35 @@ public final class PolicyReader {
     if (problems.count() > before) {
       return Optional.empty();
     }
-    return Fields.build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff));
+    return Fields.build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff, gatewaySettings));
+  }
+
+  // ---------------------------------------------------------------- gateway
+
+  private Optional<SecretRef> operator(YamlValue v) {
+    Optional<YamlMapping> m = v.mapping(OPERATOR_KEYS, null, "a mapping with token_env or token_file (the operator's token for the admin API)");
+    return m.flatMap(x -> Fields.secretRef(x, "token_env", "token_file", "SLUICE_OPERATOR_TOKEN"));
+  }
+
+  private Optional<GatewaySettings> gateway(YamlValue v) {
+    int before = problems.count();
+    Optional<YamlMapping> mo = v.mapping(GATEWAY_KEYS, null,
+        "a mapping with max_request_body_bytes, max_response_body_bytes, max_request_headers, max_header_bytes");
+    if (mo.isEmpty()) {
+      return Optional.empty();
+    }
+    YamlMapping m = mo.get();
+    GatewaySettings d = GatewaySettings.DEFAULTS;
+    int req = m.optional("max_request_body_bytes").flatMap(x -> x.integer(0, 1L << 30, "0 to 1073741824")).orElse(d.maxRequestBodyBytes());
+    int resp = m.optional("max_response_body_bytes")
+        .flatMap(x -> x.integer(0, GatewaySettings.RESPONSE_BODY_LIMIT, "0 to " + GatewaySettings.RESPONSE_BODY_LIMIT + " (what the engine keeps of an answer)"))
+        .orElse(d.maxResponseBodyBytes());
+    int headers = m.optional("max_request_headers").flatMap(x -> x.integer(1, 10_000, "1 to 10000")).orElse(d.maxRequestHeaders());
+    int headBytes = m.optional("max_header_bytes").flatMap(x -> x.integer(1024, 1 << 20, "1024 to 1048576")).orElse(d.maxHeaderBytes());
+    if (problems.count() > before) {
+      return Optional.empty();
+    }
+    return Fields.build(v, () -> new GatewaySettings(Optional.empty(), req, resp, headers, headBytes));
   }
 
   // ---------------------------------------------------------------- top-level scalars
@@ -361,10 +397,17 @@ public final class PolicyReader {
     List<QuotaExhaustedMatcher> quota = m.optional("quota_exhausted").map(this::quotaMatchers).orElse(List.of());
     boolean hasIdempotency = m.optional("idempotency_header").isPresent();
     List<Route> routes = m.optional("routes").map(x -> new RouteReader(problems, classRefs).routes(x, hasIdempotency)).orElse(List.of());
+    Optional<YamlValue> plainNode = m.optional("allow_plain_http");
+    boolean allowPlain = plainNode.flatMap(YamlValue::bool).orElse(false);
     if (problems.count() > before || !idOk) {
       return Optional.empty();
     }
-    return Fields.build(v, () -> new Provider(id, baseUrl.get(), credential, scope, rate, shared, idem, dialect, quota, routes));
+    if (credential.isPresent() && !allowPlain && !BaseUrls.isHttpsOrLoopback(baseUrl.get())) {
+      m.optional("base_url").orElse(v).error("the credential would travel over plain http to a host that is not loopback; "
+          + "use https, or set allow_plain_http: true on this provider if the network path is trusted");
+      return Optional.empty();
+    }
+    return Fields.build(v, () -> new Provider(id, baseUrl.get(), credential, scope, rate, shared, idem, dialect, quota, routes, allowPlain));
   }
 
   private Optional<URI> baseUrl(YamlValue v) {

@@ -1,0 +1,249 @@
+package dev.sluice.gateway;
+
+import dev.sluice.core.Sluice;
+import dev.sluice.core.policy.Agent;
+import dev.sluice.core.policy.ListenAddress;
+import dev.sluice.core.policy.Policy;
+import dev.sluice.core.policy.Provider;
+import dev.sluice.core.policy.SecretRef;
+import dev.sluice.core.policy.internal.BaseUrls;
+import dev.sluice.core.transport.TransportSettings;
+import dev.sluice.gateway.internal.ActionRegistry;
+import dev.sluice.gateway.internal.GatewayHandler;
+import dev.sluice.gateway.internal.GatewayMetrics;
+import dev.sluice.gateway.internal.Tokens;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP egress gateway ({@code sluice serve}): agents send {@code METHOD /{provider}/{path}}
+ * with their own token; Sluice applies the policy through the embedded {@link Sluice} facade and
+ * answers with the provider's response or a problem document. The contract is docs/GATEWAY.md.
+ *
+ * <pre>{@code
+ * try (Gateway g = Gateway.builder(policy).start()) {
+ *   URI base = g.uri();   // http://127.0.0.1:7070
+ * }
+ * }</pre>
+ *
+ * <p>Jetty 12 core handlers on virtual threads (docs/decisions/0006-gateway-server.md); a request
+ * waiting in an engine queue holds a {@link java.util.concurrent.CompletableFuture}, not a thread.
+ *
+ * <p>Start-up refuses: a provider named like a gateway endpoint ({@code v1}, {@code healthz},
+ * {@code readyz}, {@code metrics}); a credential over plain http to a non-loopback host without
+ * {@code allow_plain_http} (a hand-built policy skips the loader's check; this one does not);
+ * an agent or operator token that cannot be read. {@code allow_plain_http} is logged as a warning.
+ *
+ * <p>{@link #close()} is graceful: it stops accepting, lets requests in flight finish for up to
+ * {@link Builder#stopTimeout} (default 10 s), then closes Sluice (pending calls end {@code
+ * cancelled}; with the journal they will stay queued for the next start).
+ */
+public final class Gateway implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+  private final Server server;
+  private final Sluice sluice;
+  private final URI uri;
+  private final GatewayHandler handler;
+
+  private Gateway(Server server, Sluice sluice, URI uri, GatewayHandler handler) {
+    this.server = server;
+    this.sluice = sluice;
+    this.uri = uri;
+    this.handler = handler;
+  }
+
+  /** A builder for a gateway enforcing this policy. */
+  public static Builder builder(Policy policy) {
+    return new Builder(policy);
+  }
+
+  /** Where the gateway listens, e.g. {@code http://127.0.0.1:7070}. */
+  public URI uri() {
+    return uri;
+  }
+
+  /** The facade behind the gateway. */
+  public Sluice sluice() {
+    return sluice;
+  }
+
+  @Override
+  public void close() {
+    handler.ready(false);
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.warn("gateway did not stop cleanly: {}", e.toString());
+    } finally {
+      sluice.close();
+    }
+  }
+
+  /** Configures a {@link Gateway}. Not thread-safe. */
+  public static final class Builder {
+    private final Policy policy;
+    private Sluice.Builder sluice;
+    private Function<String, Optional<String>> env = name -> Optional.ofNullable(System.getenv(name));
+    private ListenAddress listen;
+    private Duration stopTimeout = Duration.ofSeconds(10);
+    private Clock clock = Clock.systemUTC();
+    private int registryCapacity = 100_000;
+    private TransportSettings transportSettings = TransportSettings.defaults();
+
+    private Builder(Policy policy) {
+      this.policy = Objects.requireNonNull(policy, "policy");
+    }
+
+    /**
+     * The facade builder to use, e.g. with a scheduler or seed (its policy, transport settings,
+     * request cap and transport decorator are set by the gateway); default {@code
+     * Sluice.builder().secrets(env)}.
+     */
+    public Builder sluice(Sluice.Builder b) {
+      this.sluice = Objects.requireNonNull(b, "sluice");
+      return this;
+    }
+
+    /**
+     * Settings of the HTTP transport (timeouts, a task header to the provider); default {@link
+     * TransportSettings#defaults()}. Its response cap is always set to {@code gateway.max_response_body_bytes}.
+     */
+    public Builder transportSettings(TransportSettings t) {
+      this.transportSettings = Objects.requireNonNull(t, "transportSettings");
+      return this;
+    }
+
+    /** Looks up {@code token_env} (agents, operator) and, by default, {@code secret_env}; default the process environment. */
+    public Builder env(Function<String, Optional<String>> e) {
+      this.env = Objects.requireNonNull(e, "env");
+      return this;
+    }
+
+    /** Overrides the policy's {@code listen} (port 0: a free port). */
+    public Builder listen(ListenAddress a) {
+      this.listen = Objects.requireNonNull(a, "listen");
+      return this;
+    }
+
+    /** How long {@link #close()} lets requests in flight finish; default 10 s. */
+    public Builder stopTimeout(Duration d) {
+      this.stopTimeout = Objects.requireNonNull(d, "stopTimeout");
+      return this;
+    }
+
+    /** The clock for due times and Retry-After in answers; default UTC wall clock (use the engine's in tests). */
+    public Builder clock(Clock c) {
+      this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /**
+     * Starts the gateway and returns once it accepts connections.
+     *
+     * @throws IllegalStateException when the policy cannot be served (the message says why, never a secret)
+     */
+    public Gateway start() {
+      for (Provider p : policy.providers().values()) {
+        if (GatewayHandler.RESERVED.contains(p.id())) {
+          throw new IllegalStateException("provider '" + p.id() + "' is named like a gateway endpoint (" + GatewayHandler.RESERVED + "); rename it");
+        }
+        if (p.credential().isPresent() && !BaseUrls.isHttpsOrLoopback(p.baseUrl())) {
+          if (!p.allowPlainHttp()) {
+            throw new IllegalStateException("provider '" + p.id() + "': the credential would travel over plain http to a non-loopback host; "
+                + "use https or set allow_plain_http: true");
+          }
+          LOG.warn("provider '{}': allow_plain_http is set, its credential travels unencrypted to {}", p.id(), p.baseUrl().getHost());
+        }
+      }
+      Map<String, String> agentTokens = new LinkedHashMap<>();
+      for (Agent a : policy.agents()) {
+        agentTokens.put(a.id(), read("agent '" + a.id() + "'", a.token()));
+      }
+      Map<String, String> operator = new LinkedHashMap<>();
+      policy.gateway().operatorToken().ifPresent(ref -> operator.put("operator", read("operator", ref)));
+      if (operator.isEmpty()) {
+        LOG.warn("no operator token configured (operator.token_env): the admin API /v1/... is closed");
+      }
+
+      GatewayMetrics metrics = new GatewayMetrics(policy);
+      Sluice.Builder sb = sluice != null ? sluice : Sluice.builder().secrets(env);
+      Sluice s = sb.policy(policy).transportSettings(transportSettings.withMaxResponseBytes(policy.gateway().maxResponseBodyBytes())).maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count).build();
+      metrics.watch(s, clock);
+      GatewayHandler handler = new GatewayHandler(s, new Tokens(agentTokens), new Tokens(operator), new ActionRegistry(registryCapacity), metrics, clock);
+
+      QueuedThreadPool pool = new QueuedThreadPool();
+      pool.setName("sluice-gateway");
+      pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("sluice-gateway-vt"));
+      Server server = new Server(pool);
+      HttpConfiguration http = new HttpConfiguration();
+      http.setSendServerVersion(false);
+      http.setSendXPoweredBy(false);
+      http.setRequestHeaderSize(policy.gateway().maxHeaderBytes());
+      // The gateway judges paths itself (PathSafety) so that refusals are problem documents, not Jetty's 400 page.
+      http.setUriCompliance(UriCompliance.UNSAFE);
+      ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+      ListenAddress at = listen != null ? listen : policy.listen();
+      connector.setHost(at.host());
+      connector.setPort(at.port());
+      connector.setIdleTimeout(Duration.ofMinutes(5).toMillis());
+      server.addConnector(connector);
+      server.setHandler(new GracefulHandler(handler));
+      server.setStopTimeout(stopTimeout.toMillis());
+      server.setErrorHandler(new ProblemErrorHandler());
+      try {
+        server.start();
+      } catch (Exception e) {
+        s.close();
+        try {
+          server.stop();
+        } catch (Exception ignored) {
+          // already failing; the start error is the one to report
+        }
+        throw new IllegalStateException("gateway could not listen on " + at + " (" + e.getMessage() + ")", e);
+      }
+      String host = at.host().contains(":") ? "[" + at.host() + "]" : at.host();
+      URI uri = URI.create("http://" + host + ":" + connector.getLocalPort());
+      handler.ready(true);
+      LOG.info("gateway listening on {} ({} provider(s), {} agent(s))", uri, policy.providers().size(), policy.agents().size());
+      return new Gateway(server, s, uri, handler);
+    }
+
+    private String read(String who, SecretRef ref) {
+      String value = switch (ref) {
+        case SecretRef.Env e -> env.apply(e.variable()).orElseThrow(() -> new IllegalStateException(who + ": token_env " + e.variable() + " is not set"));
+        case SecretRef.File f -> {
+          try {
+            yield Files.readString(f.path(), StandardCharsets.UTF_8);
+          } catch (IOException | RuntimeException x) {
+            throw new IllegalStateException(who + ": token_file " + f.path() + " cannot be read (" + x.getClass().getSimpleName() + ")");
+          }
+        }
+      };
+      String t = value.strip();
+      if (t.length() < 16) {
+        throw new IllegalStateException(who + ": the token from " + ref.describe() + " is shorter than 16 characters; use a long random token");
+      }
+      return t;
+    }
+  }
+}
