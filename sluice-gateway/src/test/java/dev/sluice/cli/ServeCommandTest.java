@@ -25,10 +25,21 @@ import org.junit.jupiter.api.Test;
 class ServeCommandTest {
   static final Path EXAMPLE = Path.of("../examples/sluice.yaml");
 
+  @org.junit.jupiter.api.io.TempDir Path dir;
+
+  /** The example as a newcomer gets it, with its data_dir moved into the test's own folder. */
+  private Path example() throws java.io.IOException {
+    String text = java.nio.file.Files.readString(EXAMPLE);
+    assertThat(text).contains("data_dir: ./sluice-data");
+    Path copy = dir.resolve("sluice.yaml");
+    java.nio.file.Files.writeString(copy, text.replace("data_dir: ./sluice-data", "data_dir: " + dir.resolve("data")));
+    return copy;
+  }
+
   @Test
   void theTourPrintsACurlLineThatWorksAndTheAdminCommandsTalkToTheGateway() throws Exception {
     StringWriter text = new StringWriter();
-    try (ServeSession s = ServeSession.start(Optional.empty(), EXAMPLE, Optional.of(new ListenAddress("127.0.0.1", 0)), n -> Optional.empty(),
+    try (ServeSession s = ServeSession.start(Optional.empty(), example(), Optional.of(new ListenAddress("127.0.0.1", 0)), n -> Optional.empty(),
         new PrintWriter(text, true))) {
       String banner = text.toString();
       Matcher curl = Pattern.compile("curl -i -H 'Authorization: Bearer (\\S+)' (\\S+)").matcher(banner);
