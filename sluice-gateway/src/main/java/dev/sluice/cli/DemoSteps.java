@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.gateway.ScopeJson;
 import dev.sluice.core.engine.Outcome;
 import dev.sluice.core.engine.QueuedRequest;
 import dev.sluice.fake.Attempt;

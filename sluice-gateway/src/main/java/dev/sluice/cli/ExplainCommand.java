@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.gateway.ScopeJson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

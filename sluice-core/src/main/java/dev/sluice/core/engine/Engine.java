@@ -238,17 +238,7 @@ public final class Engine {
   public List<QueuedRequest> queue(ScopeId scope) {
     return locked(() -> {
       Lane lane = lane(scope);
-      List<Action> live = new ArrayList<>();
-      for (Action a : lane.ready) {
-        if (a.queued && !a.done) {
-          live.add(a);
-        }
-      }
-      for (Action a : lane.delayed) {
-        if (a.queued && !a.done) {
-          live.add(a);
-        }
-      }
+      List<Action> live = waiting(lane);
       live.sort(READY_ORDER);
       return live.stream()
           .map(a -> new QueuedRequest(a.id, a.request.taskId(), a.request.method(), a.request.target(), a.request.priority(), a.dueAt, a.attempts + 1))
@@ -387,8 +377,8 @@ public final class Engine {
     return t.isAfter(latest) ? latest : t;
   }
 
-  /** Re-dues every waiting request after a hold was set or extended. */
-  private void respread(Lane lane, Instant hold) {
+  /** The lane's live waiting actions, ready or delayed (heaps keep dequeued entries until they surface). */
+  private static List<Action> waiting(Lane lane) {
     List<Action> live = new ArrayList<>();
     for (Action a : lane.ready) {
       if (a.queued && !a.done) {
@@ -400,6 +390,12 @@ public final class Engine {
         live.add(a);
       }
     }
+    return live;
+  }
+
+  /** Re-dues every waiting request after a hold was set or extended. */
+  private void respread(Lane lane, Instant hold) {
+    List<Action> live = waiting(lane);
     lane.ready.clear();
     lane.delayed.clear();
     live.sort(Comparator.comparingLong(a -> a.seq)); // jitter is drawn in a deterministic order

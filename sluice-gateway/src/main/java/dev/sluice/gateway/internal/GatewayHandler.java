@@ -1,5 +1,6 @@
 package dev.sluice.gateway.internal;
 
+import dev.sluice.gateway.ScopeJson;
 import dev.sluice.core.Call;
 import dev.sluice.core.Sluice;
 import dev.sluice.core.classify.AttemptResult;

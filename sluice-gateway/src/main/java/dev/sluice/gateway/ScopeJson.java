@@ -1,4 +1,4 @@
-package dev.sluice.gateway.internal;
+package dev.sluice.gateway;
 
 import dev.sluice.core.scope.ScopeRecord;
 import java.time.Instant;
