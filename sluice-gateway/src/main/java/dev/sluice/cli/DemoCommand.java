@@ -23,9 +23,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sluice demo}: the seed's failure sequence, steps 1–3, played on the wall clock against a
+ * {@code sluice demo}: the seed's failure sequence, steps 1–4, played on the wall clock against a
  * fake provider started in the same process, with a readable timeline and a closing table, or one
- * JSON object ({@code --json}). Exit 0 when the run went as the seed expects, 1 when it did not.
+ * JSON object ({@code --json}). Sluice keeps its journal in the embedded store (SQLite) in a
+ * temporary directory, deleted before the command ends. Exit 0 when the run went as the seed
+ * expects, 1 when it did not.
  */
 @Command(
     name = "demo",
@@ -36,13 +38,16 @@ import picocli.CommandLine.Option;
       "  1. three agent tasks on one account scope issue the same safe read;",
       "  2. the provider answers the first with 429 Retry-After: N, and the whole scope",
       "     waits (not just that task) until N seconds have passed;",
-      "  3. after the delay all three succeed, spread out rather than in one burst.",
+      "  3. after the delay all three succeed, spread out rather than in one burst;",
+      "  4. a fourth task creates a transfer; Sluice gives the write one idempotency",
+      "     key; the provider saves it, then drops the connection (outcome unknown);",
+      "     Sluice looks the transfer up by its key instead of sending it again, and",
+      "     the provider holds exactly one transfer.",
       "Prints who sent what, who waited and why, then what each agent was told. The",
       "counts come from the fake provider's own log of what it received.",
       "",
-      "Steps 4-5 (an uncertain write reconciled, an escalation) arrive with later issues.",
-      "So does the embedded store: this demo keeps its state in memory and writes no",
-      "files.",
+      "Sluice keeps its journal in the embedded store: a real SQLite journal in a",
+      "temporary directory, deleted at exit. Step 5 (an escalation) arrives later.",
       "",
     },
     footer = {
@@ -51,6 +56,7 @@ import picocli.CommandLine.Option;
       "  sluice demo",
       "  sluice demo --retry-after 5",
       "  sluice demo --json | jq '.steps[1].attempts | length'     (0: nothing sent while held)",
+      "  sluice demo --json | jq '.steps[3].records | length'      (1: the transfer exists once)",
     })
 final class DemoCommand implements Callable<Integer> {
 
@@ -71,7 +77,8 @@ final class DemoCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (!json) {
-      out.println("sluice demo: the seed's steps 1-3 against a fake provider in this process (Retry-After: " + retryAfter + " s)");
+      out.println("sluice demo: the seed's steps 1-4 against a fake provider in this process (Retry-After: " + retryAfter + " s);"
+          + " journal: the embedded store, a real SQLite journal in a temporary directory, deleted at exit");
       out.flush();
     }
     DemoScenario.Report r = DemoScenario.play(retryAfter);
@@ -82,6 +89,7 @@ final class DemoCommand implements Callable<Integer> {
       printTimeline(out, r);
       printTable(out, r);
       printSummary(out, r);
+      printWrite(out, r);
     }
     out.flush();
     if (!problems.isEmpty()) {
@@ -105,6 +113,29 @@ final class DemoCommand implements Callable<Integer> {
     }
     if (after429.stream().map(Attempt::arrivedAt).distinct().count() < after429.size()) {
       p.add("retries arrived at the same instant");
+    }
+    p.addAll(writeProblems(r.write()));
+    return p;
+  }
+
+  /** Step 4's rules: one record, one key on every POST, success established by a look-up. */
+  static List<String> writeProblems(DemoScenario.Write w) {
+    List<String> p = new ArrayList<>();
+    Outcome o = w.outcome();
+    if (o.outcome() != OutcomeCode.SUCCEEDED) {
+      p.add(o.taskId() + " ended " + o.outcome().code() + " (" + o.reason() + ")");
+    } else if (!o.reconciled()) {
+      p.add("the write's success was not established by a look-up (no reconciliation)");
+    }
+    if (w.records().size() != 1) {
+      p.add("the provider holds " + w.records().size() + " transfers, not exactly one");
+    }
+    List<Attempt> posts = w.posts();
+    if (posts.isEmpty()) {
+      p.add("the write never reached the provider");
+    } else if (posts.stream().anyMatch(a -> a.idempotencyKey().isEmpty())
+        || posts.stream().map(a -> a.idempotencyKey().orElse("")).distinct().count() > 1) {
+      p.add("the POSTs did not all carry the same idempotency key");
     }
     return p;
   }
@@ -157,7 +188,9 @@ final class DemoCommand implements Callable<Integer> {
 
   private static void printTable(PrintWriter out, DemoScenario.Report r) {
     out.printf(Locale.ROOT, "  %-8s %-12s %-9s %-10s %s%n", "task", "outcome", "attempts", "waited", "last status");
-    for (Outcome o : r.outcomes()) {
+    List<Outcome> all = new ArrayList<>(r.outcomes());
+    all.add(r.write().outcome());
+    for (Outcome o : all) {
       out.printf(Locale.ROOT, "  %-8s %-12s %-9d %-10s %s%n", o.taskId(), o.outcome().code(), o.attempts(),
           String.format(Locale.ROOT, "%.3f s", o.waitedSeconds()), o.lastStatus().isPresent() ? String.valueOf(o.lastStatus().getAsInt()) : "-");
     }
@@ -171,7 +204,7 @@ final class DemoCommand implements Callable<Integer> {
     List<String> counts = byStatus.entrySet().stream().map(e -> e.getValue() + " x " + e.getKey()).toList();
     Instant received = r.heldUntil().minusSeconds(r.retryAfterSeconds());
     long duringHold = all.stream().filter(a -> a.status() != 429 && a.arrivedAt().isBefore(r.heldUntil())).count();
-    out.println("  The provider received " + all.size() + " requests (" + String.join(", ", counts) + "); "
+    out.println("  For the reads, the provider received " + all.size() + " requests (" + String.join(", ", counts) + "); "
         + (duringHold == 0 ? "none" : String.valueOf(duringHold)) + " while the scope was held (" + rel(r, received).trim() + " to "
         + rel(r, r.heldUntil()).trim() + " s).");
     List<Instant> later = all.stream().filter(a -> a.status() != 429).map(Attempt::arrivedAt).sorted().toList();
@@ -180,5 +213,47 @@ final class DemoCommand implements Callable<Integer> {
       out.println("  The reads after the hold arrived at " + String.join(", ", later.stream().map(t -> rel(r, t).trim()).toList())
           + " s: spread over " + String.format(Locale.ROOT, "%.3f", spread) + " s, not one burst.");
     }
+  }
+
+  private static void printWrite(PrintWriter out, DemoScenario.Report r) {
+    DemoScenario.Write w = r.write();
+    Provider p = r.policy().provider(DemoScenario.PROVIDER).orElseThrow();
+    RequestClass cls = r.policy().requestClass(RequestClass.IDEMPOTENT_WRITE);
+    out.println();
+    out.println("  step 4: route POST " + DemoScenario.WRITE_PATH + ": class " + cls.name() + " (" + cls.maxAttempts()
+        + " attempts at most); the provider honours " + p.idempotencyHeader().orElse("?") + "; look-up GET "
+        + DemoScenario.WRITE_PATH + "?idempotency_key={idempotency_key}; journal " + r.journal() + " (deleted at exit)");
+    out.println();
+    line(out, "time (s)", "who", "what");
+    String key = w.posts().stream().flatMap(a -> a.idempotencyKey().stream()).findFirst().orElse("(none)");
+    line(out, rel(r, w.start()), DemoScenario.WRITE_TASK, "asks Sluice for POST " + DemoScenario.WRITE_PATH + " " + DemoScenario.WRITE_BODY);
+    line(out, rel(r, w.start()), "Sluice", "gives the write idempotency key " + key + " and journals it before anything is sent");
+    int n = 0;
+    for (Attempt a : w.attempts()) {
+      if (a.method().equals("POST")) {
+        n++;
+        String answer = a.result() == Attempt.Result.DROPPED
+            ? "connection dropped after the provider saved it: outcome unknown"
+            : String.valueOf(a.status());
+        line(out, rel(r, a.arrivedAt()), a.task().orElse("?"), "-> provider: POST " + a.path() + ", "
+            + p.idempotencyHeader().orElse("Idempotency-Key") + ": " + a.idempotencyKey().orElse("(none)") + " (attempt " + n + ")  <- " + answer);
+      } else {
+        line(out, rel(r, a.arrivedAt()), "Sluice", "looks the transfer up by its idempotency key: -> provider: " + a.method() + " " + a.path()
+            + (a.query().isEmpty() ? "" : "?" + a.query()) + "  <- " + a.status());
+      }
+    }
+    Outcome o = w.outcome();
+    if (o.reconciled() && o.outcome() == OutcomeCode.SUCCEEDED) {
+      line(out, rel(r, o.finishedAt()), "Sluice", "found: reconciled, nothing resent");
+    }
+    line(out, rel(r, o.finishedAt()), o.taskId(), "is told: " + o.outcome().code() + " after " + o.attempts() + " attempt"
+        + (o.attempts() == 1 ? "" : "s") + (o.reconciled() ? " (reconciled by the look-up)" : ""));
+    out.println();
+    List<String> records = w.records().stream()
+        .map(rec -> rec.id() + " (" + p.idempotencyHeader().orElse("Idempotency-Key") + ": " + rec.idempotencyKey().orElse("none") + ")").toList();
+    long keys = w.posts().stream().map(a -> a.idempotencyKey().orElse("")).distinct().count();
+    out.println("  The provider holds " + w.records().size() + " transfer" + (w.records().size() == 1 ? "" : "s")
+        + (records.isEmpty() ? "" : ": " + String.join(", ", records)) + "; it received " + w.posts().size() + " POST"
+        + (w.posts().size() == 1 ? "" : "s") + (keys == 1 ? ", every one with the same key." : ", with " + keys + " different keys."));
   }
 }

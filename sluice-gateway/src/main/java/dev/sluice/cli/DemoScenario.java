@@ -12,10 +12,16 @@ import dev.sluice.fake.Attempt;
 import dev.sluice.fake.FakeProvider;
 import dev.sluice.fake.Fault;
 import dev.sluice.fake.FaultRule;
+import dev.sluice.fake.StoredRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -24,21 +30,33 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The seed's steps 1–3 played on the wall clock: a fake provider whose first invoice read gets
- * {@code 429 Retry-After: N}, and Sluice (the library facade, real HTTP transport) in front of it,
- * with three agent tasks reading the same invoice on one account scope.
+ * The seed's steps 1–4 played on the wall clock against a fake provider, with Sluice (the library
+ * facade, real HTTP transport, the embedded SQLite journal in a temporary directory) in front of
+ * it. Steps 1–3: the provider's first invoice read gets {@code 429 Retry-After: N}, and three agent
+ * tasks read the same invoice on one account scope. Step 4, once they are done: one task creates a
+ * transfer on a route with an idempotency header and a look-up by key; the provider saves the
+ * first POST and then drops the connection. The temporary directory is deleted before {@link
+ * #play} returns.
  */
 final class DemoScenario {
   static final String PROVIDER = "demo-api";
   static final String SCOPE = "account:demo";
   static final String TARGET = "/v1/invoices/inv_1";
   static final List<String> TASKS = List.of("task-1", "task-2", "task-3");
+  static final String WRITE_TASK = "task-4";
+  static final String WRITE_PATH = "/v1/transfers";
+  static final String WRITE_FAMILY = "transfers";
+  static final String WRITE_BODY = "{\"source\":\"acct_17\",\"destination\":\"acct_42\",\"amount\":12500,\"currency\":\"USD\"}";
   private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-  /** What happened, for the timeline and the JSON. */
+  /**
+   * What happened, for the timeline and the JSON. {@code attempts} are the provider's log of the
+   * invoice reads (steps 1–3); step 4 is in {@code write}; {@code journal} is the SQLite file the
+   * run used (already deleted).
+   */
   record Report(
       Instant start, int retryAfterSeconds, Policy policy, List<Attempt> attempts, ScopeRecord hold, List<QueuedRequest> waiting,
-      List<Outcome> outcomes) {
+      List<Outcome> outcomes, Write write, Path journal) {
 
     /** When the scope's hold ended (the 429's {@code next_allowed_at}). */
     Instant heldUntil() {
@@ -46,19 +64,38 @@ final class DemoScenario {
     }
   }
 
+  /**
+   * Step 4: the write, from its submission on.
+   *
+   * @param start when the task asked Sluice for the write
+   * @param attempts every attempt the provider received for it (the POSTs and the look-ups)
+   * @param outcome what the task was told
+   * @param records the transfers the provider holds at the end
+   */
+  record Write(Instant start, List<Attempt> attempts, Outcome outcome, List<StoredRecord> records) {
+
+    List<Attempt> posts() {
+      return attempts.stream().filter(a -> a.method().equals("POST")).toList();
+    }
+  }
+
   private DemoScenario() {}
 
-  static Policy policy(FakeProvider fake) {
+  static Policy policy(FakeProvider fake, Path dataDir) {
     return PolicyLoader.parse("""
+        data_dir: "%s"
         providers:
           %s:
             base_url: %s
             credential: {header: Authorization, format: "Bearer {secret}", secret_env: DEMO_API_TOKEN}
             scope: %s
             shared_scope: {max_delayed_requests: 25, max_concurrent_requests: 2}
+            idempotency_header: Idempotency-Key
             routes:
               - {method: GET, path: "/v1/invoices/{id}", class: read}
-        """.formatted(PROVIDER, fake.baseUri(), SCOPE), "demo.yaml");
+              - {method: POST, path: "%s", class: idempotent_write,
+                 lookup: {method: GET, path: "%s?idempotency_key={idempotency_key}"}}
+        """.formatted(dataDir.toString().replace("\\", "/"), PROVIDER, fake.baseUri(), SCOPE, WRITE_PATH, WRITE_PATH), "demo.yaml");
   }
 
   /**
@@ -68,32 +105,77 @@ final class DemoScenario {
    */
   static Report play(int retryAfterSeconds) throws InterruptedException {
     FaultRule first429 = FaultRule.of(Fault.rateLimited(Duration.ofSeconds(retryAfterSeconds))).path("/v1/invoices/{id}");
-    try (FakeProvider fake = FakeProvider.builder().fault(first429).start()) {
-      Policy policy = policy(fake);
-      try (Sluice sluice = Sluice.builder().policy(policy)
+    FaultRule firstPostDropped = FaultRule.of(Fault.dropAfterCommit()).method("POST").path(WRITE_PATH);
+    Path dataDir = createTempDir();
+    try (FakeProvider fake = FakeProvider.builder().fault(first429).fault(firstPostDropped).start()) {
+      Policy policy = policy(fake, dataDir);
+      Instant start;
+      ScopeRecord hold;
+      List<QueuedRequest> waiting;
+      List<Outcome> outcomes = new ArrayList<>();
+      Instant writeStart;
+      Outcome written;
+      // Sluice opens the policy's journal (the embedded SQLite one in data_dir) and closes it.
+      try (Sluice sluice = Sluice.builder().policy(policy).journalFromPolicy()
           .secrets(name -> name.equals("DEMO_API_TOKEN") ? Optional.of("demo-secret") : Optional.empty())
           .transportSettings(TransportSettings.defaults().withTaskHeader("Sluice-Task"))
           .build()) {
-        Instant start = Clock.systemUTC().instant();
+        start = Clock.systemUTC().instant();
         // Step 1: three agent tasks issue the same safe read on one account scope.
         List<CompletableFuture<Outcome>> futures = new ArrayList<>();
         for (String task : TASKS) {
           futures.add(sluice.submit(Call.get(PROVIDER, TARGET, task)));
         }
         // Step 2: once the 429 is in, everything on the scope waits; look at the queue then.
-        ScopeRecord hold = awaitHold(sluice);
-        List<QueuedRequest> waiting = awaitQueue(sluice);
+        hold = awaitHold(sluice);
+        waiting = awaitQueue(sluice);
         // Step 3: everyone gets an answer.
-        List<Outcome> outcomes = new ArrayList<>();
         for (CompletableFuture<Outcome> f : futures) {
-          try {
-            outcomes.add(f.get(PATIENCE.toSeconds() + retryAfterSeconds, TimeUnit.SECONDS));
-          } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("an agent got no outcome in time (" + e + ")", e);
-          }
+          outcomes.add(await(f, PATIENCE.toSeconds() + retryAfterSeconds));
         }
-        return new Report(start, retryAfterSeconds, policy, fake.attempts(), hold, waiting, outcomes);
+        // Step 4: a write; Sluice gives it one idempotency key, journaled before it is sent.
+        writeStart = Clock.systemUTC().instant();
+        written = await(sluice.submit(Call.builder(PROVIDER, "POST", WRITE_PATH).task(WRITE_TASK)
+            .header("Content-Type", "application/json").body(WRITE_BODY).build()), PATIENCE.toSeconds());
       }
+      List<Attempt> reads = fake.attempts().stream().filter(a -> !a.path().startsWith(WRITE_PATH)).toList();
+      List<Attempt> writes = fake.attempts().stream().filter(a -> a.path().startsWith(WRITE_PATH)).toList();
+      List<StoredRecord> records = fake.records(WRITE_FAMILY).stream().filter(r -> !r.deleted()).toList();
+      return new Report(start, retryAfterSeconds, policy, reads, hold, waiting, outcomes,
+          new Write(writeStart, writes, written, records), dataDir.resolve("sluice.db"));
+    } finally {
+      deleteTree(dataDir);
+    }
+  }
+
+  private static Outcome await(CompletableFuture<Outcome> f, long seconds) throws InterruptedException {
+    try {
+      return f.get(seconds, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("an agent got no outcome in time (" + e + ")", e);
+    }
+  }
+
+  private static Path createTempDir() {
+    try {
+      return Files.createTempDirectory("sluice-demo-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not create a temporary directory for the demo's journal", e);
+    }
+  }
+
+  /** Deletes the demo's journal directory; a file that will not go is left, not fatal to the demo. */
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+        try {
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          p.toFile().deleteOnExit();
+        }
+      });
+    } catch (IOException e) {
+      dir.toFile().deleteOnExit();
     }
   }
 

@@ -4,6 +4,7 @@ import dev.sluice.gateway.ScopeJson;
 import dev.sluice.core.engine.Outcome;
 import dev.sluice.core.engine.QueuedRequest;
 import dev.sluice.fake.Attempt;
+import dev.sluice.fake.StoredRecord;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -19,7 +20,10 @@ import java.util.Map;
  * {"steps": [{"step", "title", "attempts", "outcomes", ...}]}}. {@code attempts} is the fake
  * provider's own log, split by time: step 1 holds the attempts up to the provider's first 429,
  * step 2 those that arrived while the scope was held (none, if Sluice keeps the rule), step 3 the
- * rest. The agents' outcomes arrive in step 3.
+ * rest. The agents' outcomes arrive in step 3. Step 4 (the write dropped after the provider saved
+ * it) has every attempt the provider received for the write, its outcome, and {@code records}: the
+ * transfers the provider holds at the end ({@code id}, {@code idempotency_key}, {@code
+ * client_reference}, null when absent).
  */
 final class DemoSteps {
   private static final DateTimeFormatter RFC3339_MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSX").withZone(ZoneOffset.UTC);
@@ -55,6 +59,11 @@ final class DemoSteps {
     steps.add(s2);
     Map<String, Object> s3 = step(3, "After the delay all three succeed, at different times, not one burst", step3, r.outcomes());
     steps.add(s3);
+    DemoScenario.Write w = r.write();
+    Map<String, Object> s4 = step(4, "A write with a stable idempotency key: the provider saves it, then the connection drops; Sluice"
+        + " looks it up by key instead of sending it again", w.attempts(), List.of(w.outcome()));
+    s4.put("records", w.records().stream().map(DemoSteps::record).toList());
+    steps.add(s4);
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("steps", steps);
     return root;
@@ -83,6 +92,7 @@ final class DemoSteps {
     m.put("task", a.task().orElse(null));
     m.put("method", a.method());
     m.put("path", a.path());
+    m.put("query", a.query().isEmpty() ? null : a.query());
     m.put("scope", a.scope());
     m.put("status", a.status());
     m.put("idempotency_key", a.idempotencyKey().orElse(null));
@@ -98,6 +108,15 @@ final class DemoSteps {
     m.put("waited_seconds", seconds(o.waitedSeconds()));
     m.put("last_status", o.lastStatus().isPresent() ? o.lastStatus().getAsInt() : null);
     m.put("request_sent", o.requestSent());
+    m.put("reconciled", o.reconciled());
+    return m;
+  }
+
+  static Map<String, Object> record(StoredRecord r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", r.id());
+    m.put("idempotency_key", r.idempotencyKey().orElse(null));
+    m.put("client_reference", r.clientReference().orElse(null));
     return m;
   }
 
