@@ -117,6 +117,7 @@ import java.util.function.Function;
  * passed in is left to its owner.
  */
 public final class Sluice implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Sluice.class);
   /** The largest request body accepted by default: 1 MiB. */
   public static final int DEFAULT_MAX_REQUEST_BYTES = 1 << 20;
 
@@ -260,10 +261,14 @@ public final class Sluice implements AutoCloseable {
         call.deadline().ifPresent(b::deadline);
         action = action.withJournalId(w.record(b.build()).actionId());
       } catch (DuplicateIdempotencyKeyException e) {
-        return refused(call, now, "duplicate_idempotency_key: another action of provider '" + p.id() + "' already holds this idempotency key",
-            "reuse a key only to mean the same action; look that action up, or send this one with a new key");
+        // Never advise a new key here: the agent repeating a call it already made is exactly the
+        // case a key exists for, and a new key could create a second effect at the provider.
+        return refused(call, now, "duplicate_idempotency_key: an action of provider '" + p.id() + "' already holds this idempotency key; "
+            + "this call was not sent",
+            "this key already names an action: wait for that action's outcome or look it up; do not send the same operation under a new key");
       } catch (JournalException | IllegalArgumentException e) {
-        return refused(call, now, "not_journaled: the action could not be recorded durably, so it was not sent (" + e.getMessage() + ")",
+        LOG.warn("could not journal an action of provider {} for task {}: {}", p.id(), call.taskId(), e.toString());
+        return refused(call, now, "not_journaled: the action could not be recorded durably, so it was not sent",
             "nothing was sent; try again once the journal is writable");
       }
     }
@@ -367,7 +372,7 @@ public final class Sluice implements AutoCloseable {
         c.close();
       } catch (Exception e) {
         // Closing must go on for the rest; nothing useful can be done with the failure here.
-        org.slf4j.LoggerFactory.getLogger(Sluice.class).warn("could not close {}: {}", c.getClass().getSimpleName(), e.toString());
+        LOG.warn("could not close {}: {}", c.getClass().getSimpleName(), e.toString());
       }
     }
   }
@@ -400,7 +405,7 @@ public final class Sluice implements AutoCloseable {
   private void recoverOne(JournalWriter w, Journal journal, ActionRecord r, Instant now) {
     Lane lane = lanes.get(r.scope().provider());
     if (lane == null || !ProviderSetup.scopeId(lane.provider()).equals(r.scope())) {
-      org.slf4j.LoggerFactory.getLogger(Sluice.class).warn("action {} belongs to {}, which the policy no longer has; left {}", r.actionId(), r.scope(),
+      LOG.warn("action {} belongs to {}, which the policy no longer has; left {}", r.actionId(), r.scope(),
           r.state().code());
       return;
     }

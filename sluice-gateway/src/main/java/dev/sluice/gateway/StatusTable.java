@@ -28,7 +28,9 @@ public final class StatusTable {
     return switch (o.outcome()) {
       case SUCCEEDED -> 200; // relayed in practice; 200 only when a success carried no response
       case CLIENT_ERROR, CONFLICT -> o.lastStatus().orElse(400);
-      case REFUSED -> 400;
+      // Refusal reasons start with their code: the agent's repeat of a keyed call is a conflict,
+      // a journal failure is Sluice's, not the agent's; everything else is a bad request.
+      case REFUSED -> o.reason().startsWith("duplicate_idempotency_key") ? 409 : o.reason().startsWith("not_journaled") ? 503 : 400;
       case RATE_LIMITED, QUOTA_EXHAUSTED -> 429;
       case BUDGET_EXHAUSTED -> o.lastStatus().orElse(0) == 429 ? 429 : 503;
       case SCOPE_BACKPRESSURE, UNAVAILABLE, CIRCUIT_OPEN -> 503;

@@ -131,4 +131,22 @@ class DurableWritesAtTheFakeProviderTest {
       assertThat(h.fake.records("records")).singleElement().satisfies(r -> assertThat(r.clientReference()).contains("mine-1"));
     }
   }
+
+  @Test
+  void aRepeatOfAKeyedCallIsNotSentAndIsNeverToldToUseANewKey() throws Exception {
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.wallClock(FakeProvider.builder(), WITH_KEY, journal)) {
+      Call call = Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("payer").header("Content-Type", "application/json")
+          .body("{\"amount\":5}").idempotencyKey("agent-key-1").build();
+      Outcome first = h.sluice.submit(call).get(20, TimeUnit.SECONDS);
+      Outcome repeat = h.sluice.submit(call).get(20, TimeUnit.SECONDS);
+
+      assertThat(first.outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(repeat.outcome()).isEqualTo(OutcomeCode.REFUSED);
+      assertThat(repeat.reason()).startsWith("duplicate_idempotency_key");
+      assertThat(repeat.requestSent()).isFalse();
+      assertThat(repeat.nextSafeAction()).contains("do not send the same operation under a new key");
+      assertThat(posts(h.fake)).hasSize(1);
+      assertThat(h.fake.records("transfers")).hasSize(1);
+    }
+  }
 }

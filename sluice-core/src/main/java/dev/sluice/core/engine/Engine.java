@@ -308,17 +308,24 @@ public final class Engine {
     for (Action a : new ArrayList<>(task.actions)) {
       List<Subscriber> mine = a.subscribers.stream().filter(s -> s.taskId.equals(taskId)).toList();
       count += mine.size();
+      // A write whose outcome is unknown, or that is on the wire now, may already have taken effect:
+      // cancelling stops Sluice, not the provider, so the agent must not hear "cancelled, nothing happened".
+      boolean mayHaveActed = a.uncertain || (a.inFlight && a.request.write());
+      OutcomeCode code = mayHaveActed ? OutcomeCode.RECONCILIATION_REQUIRED : OutcomeCode.CANCELLED;
+      String reason = mayHaveActed
+          ? "task " + taskId + " was cancelled while the write's outcome was unknown; nothing more will be sent, but the provider may have acted"
+          : "task " + taskId + " was cancelled";
       for (Subscriber s : mine) {
         a.subscribers.remove(s);
-        complete(s, a, now, OutcomeCode.CANCELLED, "task " + taskId + " was cancelled",
-            a.inFlight ? "an attempt was in flight when the task was cancelled; check whether the provider acted before sending again"
+        complete(s, a, now, code, reason,
+            mayHaveActed ? "look the action up at the provider (idempotency key, reference or operation id) before sending anything like it again"
+                : a.inFlight ? "an attempt was in flight when the task was cancelled; check whether the provider acted before sending again"
                 : "nothing more will be sent for this action",
             Optional.empty());
       }
       if (a.subscribers.isEmpty() && !a.done) {
         a.done = true;
-        a.request.journalId().ifPresent(id -> log.finished(id, OutcomeCode.CANCELLED, "task " + taskId + " was cancelled", a.lastStatus, a.waited,
-            a.operationId));
+        a.request.journalId().ifPresent(id -> log.finished(id, code, reason, a.lastStatus, a.waited, a.operationId));
         dequeue(a);
         if (a.coalesceKey != null) {
           coalescing.remove(a.coalesceKey, a);
@@ -693,8 +700,9 @@ public final class Engine {
     }
     RequestClass rc = a.request.requestClass();
     if (a.request.idempotencyKey().isPresent() && a.attempts < rc.maxAttempts()) {
-      // The provider deduplicates by key: the resend replays the first answer if it was done.
-      a.uncertain = false;
+      // The provider deduplicates by key: the resend replays the first answer if it was done. The
+      // action stays uncertain until an answer proves its outcome: if the resend fails too, it ends
+      // in reconciliation, never as a plain failure the agent would "fix" by sending with a new key.
       jid.ifPresent(id -> {
         log.reconciling(id, now, a.waited);
         log.waiting(id, now, a.waited);
@@ -714,7 +722,7 @@ public final class Engine {
     Verdict v = c.verdict();
     int status = c.status().orElse(0);
     if (v == Verdict.SUCCESS) {
-      LookupAnswer answer = LookupAnswer.read(a.lastResponse.orElseThrow());
+      LookupAnswer answer = LookupAnswer.read(a.lastResponse.orElseThrow(), a.lookupTarget != null && a.lookupTarget.contains("?"));
       if (answer == LookupAnswer.FOUND) {
         a.uncertain = false;
         a.reconciled = true;

@@ -277,12 +277,17 @@ public final class GatewayHandler extends Handler.Abstract.NonBlocking {
                 + o.outcome().code() + ")", "look the result up at the provider; do not repeat a write blindly"), callback);
         return;
       }
-      if (o.outcome() != dev.sluice.core.engine.OutcomeCode.SUCCEEDED) {
+      boolean failed = o.outcome() != dev.sluice.core.engine.OutcomeCode.SUCCEEDED;
+      if (failed) {
         response.getHeaders().put("x-should-retry", "false");
       }
       r.headers().asMap().forEach((name, values) -> {
-        // Date: the gateway's server already sends one; two Date fields would be invalid.
-        if (!Http.hopByHop(name) && !name.equalsIgnoreCase("content-type") && !name.equalsIgnoreCase("date")) {
+        // Date: the gateway's server already sends one; two Date fields would be invalid. On a
+        // relayed failure the provider's own retry hints would contradict x-should-retry: false and
+        // invite an SDK in front of Sluice to multiply attempts Sluice has already decided on.
+        boolean retryHint = failed && (name.equalsIgnoreCase("x-should-retry") || name.equalsIgnoreCase("retry-after")
+            || name.equalsIgnoreCase("retry-after-ms"));
+        if (!Http.hopByHop(name) && !name.equalsIgnoreCase("content-type") && !name.equalsIgnoreCase("date") && !retryHint) {
           values.forEach(v -> response.getHeaders().add(name, v));
         }
       });

@@ -10,8 +10,12 @@ import java.util.Optional;
  * What a successful (2xx) reconciliation look-up says. A list — a top-level JSON array, or an
  * object whose {@code data}, {@code items} or {@code results} member is an array (Stripe and most
  * REST APIs) — is {@link #FOUND} when it holds at least one element and {@link #ABSENT} when
- * empty; any other 2xx (a single resource, e.g. a look-up by operation id, or a HEAD) is {@link
- * #FOUND}. A list cut off at the body cap is {@link #UNREADABLE}: half a list proves nothing.
+ * empty. A look-up that searches (its target has a query, e.g. {@code ?idempotency_key=...})
+ * must answer such a list: anything else — an empty or non-JSON body, {@code null}, an object of
+ * another shape — is {@link #UNREADABLE}, because calling it "found" would report a write as done
+ * when nothing proves it. A look-up of one resource by path (e.g. by operation id, or a HEAD) is
+ * {@link #FOUND} on any 2xx that is not an empty list. A list cut off at the body cap is
+ * {@link #UNREADABLE}: half a list proves nothing.
  */
 public enum LookupAnswer {
   FOUND,
@@ -21,20 +25,25 @@ public enum LookupAnswer {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String[] LIST_FIELDS = {"data", "items", "results"};
 
-  /** Reads a 2xx look-up answer. Never throws on the body's content. */
-  public static LookupAnswer read(AttemptResult.Response response) {
+  /**
+   * Reads a 2xx look-up answer. Never throws on the body's content.
+   *
+   * @param search whether the look-up searches (its target has a query) and so must answer a list
+   */
+  public static LookupAnswer read(AttemptResult.Response response, boolean search) {
+    LookupAnswer notAList = search ? UNREADABLE : FOUND;
     byte[] body = response.bodyPrefix();
     if (body.length == 0) {
-      return FOUND;
+      return notAList;
     }
     JsonNode root;
     try {
       root = JSON.readTree(body);
     } catch (java.io.IOException | RuntimeException e) {
-      return body.length >= AttemptResult.Response.BODY_PREFIX_LIMIT ? UNREADABLE : FOUND;
+      return body.length >= AttemptResult.Response.BODY_PREFIX_LIMIT ? UNREADABLE : notAList;
     }
-    if (root == null) {
-      return FOUND;
+    if (root == null || root.isNull()) {
+      return notAList;
     }
     JsonNode list = root.isArray() ? root : null;
     for (int i = 0; list == null && i < LIST_FIELDS.length; i++) {
@@ -44,7 +53,7 @@ public enum LookupAnswer {
       }
     }
     if (list == null) {
-      return FOUND;
+      return notAList;
     }
     return list.isEmpty() ? ABSENT : FOUND;
   }
