@@ -226,6 +226,13 @@ public final class Sluice implements AutoCloseable {
     RequestClass rc = policy.requestClass(match);
     boolean write = !SAFE_METHODS.contains(call.method());
     Headers headers = call.headers();
+    // Credentials are Sluice's to inject, never the caller's to send or the journal's to keep.
+    for (String reserved : List.of("authorization", "proxy-authorization", "cookie")) {
+      headers = without(headers, reserved);
+    }
+    if (p.credential().isPresent()) {
+      headers = without(headers, p.credential().get().header());
+    }
     Optional<String> key = Optional.empty();
     if (p.idempotencyHeader().isPresent()) {
       String name = p.idempotencyHeader().get();

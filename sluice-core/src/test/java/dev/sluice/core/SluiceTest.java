@@ -134,6 +134,15 @@ class SluiceTest {
   }
 
   @Test
+  void credentialAndCookieHeadersFromTheCallerNeverReachTheTransport() {
+    start(r -> ok());
+    sluice.submit(Call.builder("billing-api", "GET", "/v1/invoices/inv_1").header("Authorization", "Bearer caller-secret")
+        .header("Proxy-Authorization", "Basic x").header("Cookie", "session=1").header("X-Kept", "yes").build()).join();
+    AttemptRequest sent = transport.requests().get(0);
+    assertThat(sent.headers().names()).containsExactly("x-kept");
+  }
+
+  @Test
   void aWriteToAProviderWithoutIdempotencyHasNoKeyAndAnUncertainFailureStopsForAPersonWithoutARepeat() {
     start(r -> status(503));
     Outcome o = sluice.submit(Call.builder("plain-api", "POST", "/orders").task("w").build()).join();
