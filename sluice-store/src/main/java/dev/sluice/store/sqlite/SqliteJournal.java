@@ -59,9 +59,68 @@ public final class SqliteJournal implements Journal {
   private final Database db;
   private final SqliteJournalOptions options;
 
-  private SqliteJournal(Database db, SqliteJournalOptions options) {
+  /** Held while this journal is open when it was opened {@linkplain #openExclusive exclusively}. */
+  private final java.nio.channels.FileLock processLock;
+
+  private SqliteJournal(Database db, SqliteJournalOptions options, java.nio.channels.FileLock processLock) {
     this.db = db;
     this.options = options;
+    this.processLock = processLock;
+  }
+
+  /** The lock file beside the database that one Sluice process holds while it runs on the directory. */
+  public static final String LOCK_FILE_NAME = "sluice.lock";
+
+  /**
+   * Opens the journal as {@link #open(Path)} does, and holds {@code dataDir/sluice.lock} until
+   * {@link #close()}: a second Sluice process on the same directory is refused at once. Without it,
+   * the second process's restart recovery would treat the first one's writes in flight as
+   * abandoned, look them up before the provider finished, and resend them. (Several journals in
+   * one process, as the tests use, open without the lock.)
+   *
+   * @throws JournalException when another process holds the directory, or as {@link #open(Path)}
+   */
+  public static SqliteJournal openExclusive(Path dataDir) {
+    Objects.requireNonNull(dataDir, "dataDir");
+    try {
+      Files.createDirectories(dataDir);
+    } catch (IOException e) {
+      throw new JournalException("cannot create the data directory " + dataDir + ": " + e.getMessage(), e);
+    }
+    Path lockFile = dataDir.resolve(LOCK_FILE_NAME);
+    java.nio.channels.FileChannel channel = null;
+    java.nio.channels.FileLock lock;
+    try {
+      channel = java.nio.channels.FileChannel.open(lockFile, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+      lock = channel.tryLock();
+    } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+      closeQuietly(channel);
+      throw new JournalException("data_dir " + dataDir + " is in use by another Sluice (" + lockFile + " is locked); "
+          + "run one Sluice per data_dir, or a shared store for several", e instanceof IOException io ? io : null);
+    }
+    if (lock == null) {
+      closeQuietly(channel);
+      throw new JournalException("data_dir " + dataDir + " is in use by another Sluice process (" + lockFile + " is locked); "
+          + "run one Sluice per data_dir, or a shared store for several", null);
+    }
+    try {
+      Path file = dataDir.resolve(FILE_NAME);
+      Migrations.apply(Database.dataSource(file, SqliteJournalOptions.DEFAULTS.busyTimeout()), file);
+      return new SqliteJournal(Database.open(file, SqliteJournalOptions.DEFAULTS.busyTimeout()), SqliteJournalOptions.DEFAULTS, lock);
+    } catch (RuntimeException e) {
+      closeQuietly(channel);
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(java.nio.channels.FileChannel channel) {
+    if (channel != null) {
+      try {
+        channel.close(); // releases the lock
+      } catch (IOException ignored) {
+        // nothing to do: the channel is gone either way
+      }
+    }
   }
 
   /** Opens (creating if needed) {@code dataDir/sluice.db} with the default options. */
@@ -86,7 +145,7 @@ public final class SqliteJournal implements Journal {
     }
     Path file = dataDir.resolve(FILE_NAME);
     Migrations.apply(Database.dataSource(file, options.busyTimeout()), file);
-    return new SqliteJournal(Database.open(file, options.busyTimeout()), options);
+    return new SqliteJournal(Database.open(file, options.busyTimeout()), options, null);
   }
 
   /** The database file. */
@@ -267,7 +326,13 @@ public final class SqliteJournal implements Journal {
 
   @Override
   public void close() {
-    db.close();
+    try {
+      db.close();
+    } finally {
+      if (processLock != null) {
+        closeQuietly(processLock.channel());
+      }
+    }
   }
 
   /** Write actions get power-loss-safe commits; the method never changes, so it is read first. */

@@ -15,6 +15,6 @@ public final class SqliteJournalFactory implements JournalFactory {
     if (policy.store().isPresent()) {
       return Optional.empty(); // a distributed store (PostgreSQL) is another factory's
     }
-    return Optional.of(SqliteJournal.open(policy.dataDir()));
+    return Optional.of(SqliteJournal.openExclusive(policy.dataDir())); // one process per data_dir
   }
 }
