@@ -45,8 +45,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Everything refused here is refused before {@link Sluice#submit}: nothing reaches a provider.
  * Log lines name the agent, method, provider and path (never the query, a header value or a body).
+ *
+ * <p>Not {@code NonBlocking}: submitting a write commits its journal row (an fsync) on the calling
+ * thread, which must never be one of Jetty's selector threads; Jetty runs this handler on the
+ * server's (virtual-thread) executor instead. Waiting for the outcome still holds no thread.
  */
-public final class GatewayHandler extends Handler.Abstract.NonBlocking {
+public final class GatewayHandler extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.gateway");
   /** First path segments the gateway keeps for itself; no provider may be named so. */
   public static final Set<String> RESERVED = Set.of("v1", "healthz", "readyz", "metrics");
