@@ -110,7 +110,8 @@ import java.util.function.Function;
  *
  * <p>Time: the engine reads time only from the {@link Scheduler} (wall clock by default, a {@link
  * dev.sluice.core.engine.VirtualScheduler} in tests). Futures complete on the transport's or the
- * scheduler's threads; use the {@code *Async} methods for slow callbacks.
+ * scheduler's threads, or (journaled calls) on the common fork-join pool, never on the journal's
+ * thread, so a callback may call Sluice again; use the {@code *Async} methods for slow callbacks.
  *
  * <p>Thread-safe. {@link #close()} cancels every pending call (its future completes {@code
  * cancelled}) and stops what the builder created (transport, scheduler); a transport or scheduler
@@ -291,7 +292,9 @@ public final class Sluice implements AutoCloseable {
     if (journaled) {
       // The agent hears the outcome once the action's final state is committed.
       JournalWriter w = writer.get();
-      return f.thenCompose(o -> w.barrier().thenApply(v -> o));
+      // Completed off the journal thread: a caller's callback may call Sluice again (cancel waits
+      // for the journal), which on the journal thread itself would deadlock every send.
+      return f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o));
     }
     return f;
   }
@@ -454,7 +457,7 @@ public final class Sluice implements AutoCloseable {
     pendingByTask.merge(r.taskId(), 1, Integer::sum);
     CompletableFuture<Outcome> f = lane.engine().resume(action, r.attemptsUsed(), r.waited(), r.dueAt(), reconcile);
     f.whenComplete((o, e) -> done(r.taskId()));
-    recovered.put(r.actionId(), f.thenCompose(o -> w.barrier().thenApply(v -> o)));
+    recovered.put(r.actionId(), f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o)));
   }
 
   private static CompletableFuture<Outcome> refused(Call call, Instant now, String reason, String nextSafe) {

@@ -27,4 +27,19 @@ class SluiceLoadTest {
     var policy = PolicyLoader.parse("store: jdbc:postgresql://127.0.0.1:5432/sluice\nproviders:\n  a:\n    base_url: http://127.0.0.1:9\n", "p.yaml");
     assertThat(new SqliteJournalFactory().open(policy)).isEmpty();
   }
+
+  @Test
+  void aCallersCallbackMayCallSluiceAgainWithoutDeadlockingTheJournal(@TempDir Path dir) throws Exception {
+    // Regression (review of the durable-actions merge): futures completed on the journal thread,
+    // so cancel() from a callback waited on that same thread and every send stopped.
+    var policy = PolicyLoader.parse("providers:\n  a:\n    base_url: http://127.0.0.1:9\n", "p.yaml");
+    dev.sluice.core.engine.Transport ok = r -> java.util.concurrent.CompletableFuture.completedFuture(
+        new dev.sluice.core.classify.AttemptResult.Response(201, dev.sluice.core.http.Headers.empty()));
+    try (SqliteJournal journal = SqliteJournal.open(dir);
+        Sluice s = Sluice.builder().policy(policy).journal(journal).transport(ok).build()) {
+      var chained = s.submit(dev.sluice.core.Call.builder("a", "POST", "/x").task("t1").build())
+          .thenApply(o -> s.cancel("another-task") >= 0 ? o : o);
+      assertThat(chained.get(10, java.util.concurrent.TimeUnit.SECONDS).outcome()).isEqualTo(dev.sluice.core.engine.OutcomeCode.SUCCEEDED);
+    }
+  }
 }
