@@ -132,12 +132,14 @@ public final class Sluice implements AutoCloseable {
   private final ConcurrentHashMap<String, Integer> pendingByTask = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private final Optional<JournalWriter> writer;
+  private final Optional<dev.sluice.core.internal.AuditTrail> audit;
   private final Map<ActionId, CompletableFuture<Outcome>> recovered = new ConcurrentHashMap<>();
 
   private record Lane(Provider provider, Engine engine) {}
 
   private Sluice(Policy policy, Scheduler scheduler, InMemoryScopeRegistry registry, Map<String, Lane> lanes, int maxRequestBytes,
-      List<AutoCloseable> owned, Optional<JournalWriter> writer) {
+      List<AutoCloseable> owned, Optional<JournalWriter> writer, Optional<dev.sluice.core.internal.AuditTrail> audit) {
+    this.audit = audit;
     this.writer = writer;
     this.policy = policy;
     this.scheduler = scheduler;
@@ -267,6 +269,8 @@ public final class Sluice implements AutoCloseable {
             "nothing was sent; try again once the journal is writable");
       }
     }
+    ActionRequest requested = action;
+    audit.ifPresent(a -> a.requested(requested, now));
     pendingByTask.merge(call.taskId(), 1, Integer::sum);
     CompletableFuture<Outcome> f;
     try {
@@ -359,6 +363,7 @@ public final class Sluice implements AutoCloseable {
     // The journal stops first: what is still open stays open there, for the next start to resume,
     // instead of being recorded as cancelled by the shutdown.
     writer.ifPresent(JournalWriter::close);
+    audit.ifPresent(dev.sluice.core.internal.AuditTrail::close); // drains its queue; the AuditLog itself is the caller's
     for (String task : new ArrayList<>(pendingByTask.keySet())) {
       cancelInEngines(task);
     }
@@ -479,6 +484,7 @@ public final class Sluice implements AutoCloseable {
     private Long seed;
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private Journal journal;
+    private dev.sluice.core.audit.AuditLog auditLog;
     private boolean ownJournal;
     private boolean journalFromPolicy;
     private java.util.function.UnaryOperator<Transport> transportDecorator = java.util.function.UnaryOperator.identity();
@@ -491,6 +497,17 @@ public final class Sluice implements AutoCloseable {
      */
     public Builder journal(Journal j) {
       this.journal = Objects.requireNonNull(j, "journal");
+      return this;
+    }
+
+    /**
+     * Writes the audit trail (DESIGN.md §3 rule 13) of every call to {@code log}: action_requested,
+     * action_sent, action_result, retry_scheduled, reconciliation_required, escalated, cancelled,
+     * circuit_opened. The engine's reactions (retry_scheduled…) are recorded for journaled actions
+     * only. Default: none. Not closed by Sluice (close it after Sluice, for its final checkpoint).
+     */
+    public Builder audit(dev.sluice.core.audit.AuditLog log) {
+      this.auditLog = Objects.requireNonNull(log, "log");
       return this;
     }
 
@@ -603,9 +620,19 @@ public final class Sluice implements AutoCloseable {
         ownJournal = true;
       }
       Optional<JournalWriter> writer = Optional.empty();
+      Optional<dev.sluice.core.internal.AuditTrail> trail = Optional.empty();
+      if (auditLog != null) {
+        Scheduler clock = s;
+        JournalWriter w = journal != null ? new JournalWriter(journal, clock::now) : null;
+        writer = Optional.ofNullable(w);
+        dev.sluice.core.internal.AuditTrail a = new dev.sluice.core.internal.AuditTrail(auditLog,
+            w != null ? w : dev.sluice.core.engine.ActionLog.NONE, clock::now);
+        trail = Optional.of(a);
+        t = new dev.sluice.core.internal.AuditingTransport(t, a, clock::now);
+      }
       if (journal != null) {
         Scheduler clock = s;
-        JournalWriter w = new JournalWriter(journal, clock::now);
+        JournalWriter w = writer.isPresent() ? writer.get() : new JournalWriter(journal, clock::now);
         writer = Optional.of(w);
         t = new JournaledTransport(t, w);
         if (ownJournal) {
@@ -619,11 +646,11 @@ public final class Sluice implements AutoCloseable {
       for (Provider p : policy.providers().values()) {
         // One random source per engine: each is used under its own engine's lock only.
         Engine engine = new Engine(ProviderSetup.engineSettings(policy, p, new SplittableRandom(base + i++)), s, t, registry,
-            writer.isPresent() ? writer.get() : dev.sluice.core.engine.ActionLog.NONE);
+            trail.isPresent() ? trail.get() : writer.isPresent() ? writer.get() : dev.sluice.core.engine.ActionLog.NONE);
         engine.registerScope(ProviderSetup.scopeSettings(p));
         lanes.put(p.id(), new Lane(p, engine));
       }
-      Sluice sluice = new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned), writer);
+      Sluice sluice = new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned), writer, trail);
       if (writer.isPresent()) {
         sluice.recover();
       }
