@@ -485,6 +485,12 @@ public final class Sluice implements AutoCloseable {
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private Journal journal;
     private dev.sluice.core.audit.AuditLog auditLog;
+    private boolean auditFromPolicy;
+    private Function<String, Optional<String>> auditEnv;
+    /** The environment variable naming the audit checkpoint signing key file. */
+    public static final String AUDIT_KEY_FILE_ENV = "SLUICE_AUDIT_SIGNING_KEY_FILE";
+    /** The environment variable holding the audit checkpoint signing key itself (PEM). */
+    public static final String AUDIT_KEY_ENV = "SLUICE_AUDIT_SIGNING_KEY";
     private boolean ownJournal;
     private boolean journalFromPolicy;
     private java.util.function.UnaryOperator<Transport> transportDecorator = java.util.function.UnaryOperator.identity();
@@ -508,6 +514,26 @@ public final class Sluice implements AutoCloseable {
      */
     public Builder audit(dev.sluice.core.audit.AuditLog log) {
       this.auditLog = Objects.requireNonNull(log, "log");
+      return this;
+    }
+
+    /**
+     * At {@link #build()}, opens the audit log in {@code <data_dir>/audit} and closes it with
+     * Sluice (writing the final signed checkpoint). Checkpoints are signed with the Ed25519 key
+     * (PKCS#8 PEM) in the file named by the environment variable {@value #AUDIT_KEY_FILE_ENV}, or
+     * given inline in {@value #AUDIT_KEY_ENV}, both read from the process environment; without
+     * either the log is chained but unsigned.
+     *
+     * @throws IllegalStateException at build, when the key cannot be read (the message never quotes it)
+     */
+    public Builder auditFromPolicy() {
+      return auditFromPolicy(name -> Optional.ofNullable(System.getenv(name)));
+    }
+
+    /** {@link #auditFromPolicy()}, reading the key's variables through {@code env} (for tests). */
+    public Builder auditFromPolicy(Function<String, Optional<String>> env) {
+      this.auditFromPolicy = true;
+      this.auditEnv = Objects.requireNonNull(env, "env");
       return this;
     }
 
@@ -584,6 +610,24 @@ public final class Sluice implements AutoCloseable {
       return this;
     }
 
+    private dev.sluice.core.audit.AuditSettings auditSettings(java.nio.file.Path dir) {
+      dev.sluice.core.audit.AuditSettings settings = dev.sluice.core.audit.AuditSettings.in(dir);
+      Optional<String> file = auditEnv.apply(AUDIT_KEY_FILE_ENV).filter(v -> !v.isBlank());
+      Optional<String> inline = auditEnv.apply(AUDIT_KEY_ENV).filter(v -> !v.isBlank());
+      try {
+        if (file.isPresent()) {
+          return settings.withSigningKey(dev.sluice.core.audit.AuditKeys.readPrivate(java.nio.file.Path.of(file.get().strip())));
+        }
+        if (inline.isPresent()) {
+          return settings.withSigningKey(dev.sluice.core.audit.AuditKeys.parsePrivate(inline.get()));
+        }
+      } catch (java.io.IOException | IllegalArgumentException e) {
+        throw new IllegalStateException("the audit signing key named by " + (file.isPresent() ? AUDIT_KEY_FILE_ENV : AUDIT_KEY_ENV)
+            + " cannot be used: " + (e instanceof java.io.IOException ? "the file cannot be read" : e.getMessage()));
+      }
+      return settings;
+    }
+
     /**
      * Starts Sluice.
      *
@@ -621,6 +665,11 @@ public final class Sluice implements AutoCloseable {
       }
       Optional<JournalWriter> writer = Optional.empty();
       Optional<dev.sluice.core.internal.AuditTrail> trail = Optional.empty();
+      if (auditLog == null && auditFromPolicy) {
+        Scheduler clock = s;
+        auditLog = dev.sluice.core.audit.AuditLog.open(auditSettings(policy.dataDir().resolve("audit")), clock::now);
+        owned.add(auditLog); // closed after the trail has drained, with a final checkpoint
+      }
       if (auditLog != null) {
         Scheduler clock = s;
         JournalWriter w = journal != null ? new JournalWriter(journal, clock::now) : null;
