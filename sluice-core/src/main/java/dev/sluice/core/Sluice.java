@@ -134,12 +134,14 @@ public final class Sluice implements AutoCloseable {
   private final ConcurrentHashMap<String, Integer> pendingByTask = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private final Optional<JournalWriter> writer;
+  private final Optional<dev.sluice.core.internal.AuditTrail> audit;
   private final Map<ActionId, CompletableFuture<Outcome>> recovered = new ConcurrentHashMap<>();
 
   private record Lane(Provider provider, Engine engine) {}
 
   private Sluice(Policy policy, Scheduler scheduler, InMemoryScopeRegistry registry, Map<String, Lane> lanes, int maxRequestBytes,
-      List<AutoCloseable> owned, Optional<JournalWriter> writer) {
+      List<AutoCloseable> owned, Optional<JournalWriter> writer, Optional<dev.sluice.core.internal.AuditTrail> audit) {
+    this.audit = audit;
     this.writer = writer;
     this.policy = policy;
     this.scheduler = scheduler;
@@ -280,6 +282,8 @@ public final class Sluice implements AutoCloseable {
             "nothing was sent; try again once the journal is writable");
       }
     }
+    ActionRequest requested = action;
+    audit.ifPresent(a -> a.requested(requested, now));
     pendingByTask.merge(call.taskId(), 1, Integer::sum);
     CompletableFuture<Outcome> f;
     try {
@@ -374,6 +378,7 @@ public final class Sluice implements AutoCloseable {
     // The journal stops first: what is still open stays open there, for the next start to resume,
     // instead of being recorded as cancelled by the shutdown.
     writer.ifPresent(JournalWriter::close);
+    audit.ifPresent(dev.sluice.core.internal.AuditTrail::close); // drains its queue; the AuditLog itself is the caller's
     for (String task : new ArrayList<>(pendingByTask.keySet())) {
       cancelInEngines(task);
     }
@@ -494,6 +499,13 @@ public final class Sluice implements AutoCloseable {
     private Long seed;
     private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
     private Journal journal;
+    private dev.sluice.core.audit.AuditLog auditLog;
+    private boolean auditFromPolicy;
+    private Function<String, Optional<String>> auditEnv;
+    /** The environment variable naming the audit checkpoint signing key file. */
+    public static final String AUDIT_KEY_FILE_ENV = "SLUICE_AUDIT_SIGNING_KEY_FILE";
+    /** The environment variable holding the audit checkpoint signing key itself (PEM). */
+    public static final String AUDIT_KEY_ENV = "SLUICE_AUDIT_SIGNING_KEY";
     private boolean ownJournal;
     private boolean journalFromPolicy;
     private java.util.function.UnaryOperator<Transport> transportDecorator = java.util.function.UnaryOperator.identity();
@@ -506,6 +518,37 @@ public final class Sluice implements AutoCloseable {
      */
     public Builder journal(Journal j) {
       this.journal = Objects.requireNonNull(j, "journal");
+      return this;
+    }
+
+    /**
+     * Writes the audit trail (DESIGN.md §3 rule 13) of every call to {@code log}: action_requested,
+     * action_sent, action_result, retry_scheduled, reconciliation_required, escalated, cancelled,
+     * circuit_opened. The engine's reactions (retry_scheduled…) are recorded for journaled actions
+     * only. Default: none. Not closed by Sluice (close it after Sluice, for its final checkpoint).
+     */
+    public Builder audit(dev.sluice.core.audit.AuditLog log) {
+      this.auditLog = Objects.requireNonNull(log, "log");
+      return this;
+    }
+
+    /**
+     * At {@link #build()}, opens the audit log in {@code <data_dir>/audit} and closes it with
+     * Sluice (writing the final signed checkpoint). Checkpoints are signed with the Ed25519 key
+     * (PKCS#8 PEM) in the file named by the environment variable {@value #AUDIT_KEY_FILE_ENV}, or
+     * given inline in {@value #AUDIT_KEY_ENV}, both read from the process environment; without
+     * either the log is chained but unsigned.
+     *
+     * @throws IllegalStateException at build, when the key cannot be read (the message never quotes it)
+     */
+    public Builder auditFromPolicy() {
+      return auditFromPolicy(name -> Optional.ofNullable(System.getenv(name)));
+    }
+
+    /** {@link #auditFromPolicy()}, reading the key's variables through {@code env} (for tests). */
+    public Builder auditFromPolicy(Function<String, Optional<String>> env) {
+      this.auditFromPolicy = true;
+      this.auditEnv = Objects.requireNonNull(env, "env");
       return this;
     }
 
@@ -582,6 +625,24 @@ public final class Sluice implements AutoCloseable {
       return this;
     }
 
+    private dev.sluice.core.audit.AuditSettings auditSettings(java.nio.file.Path dir) {
+      dev.sluice.core.audit.AuditSettings settings = dev.sluice.core.audit.AuditSettings.in(dir);
+      Optional<String> file = auditEnv.apply(AUDIT_KEY_FILE_ENV).filter(v -> !v.isBlank());
+      Optional<String> inline = auditEnv.apply(AUDIT_KEY_ENV).filter(v -> !v.isBlank());
+      try {
+        if (file.isPresent()) {
+          return settings.withSigningKey(dev.sluice.core.audit.AuditKeys.readPrivate(java.nio.file.Path.of(file.get().strip())));
+        }
+        if (inline.isPresent()) {
+          return settings.withSigningKey(dev.sluice.core.audit.AuditKeys.parsePrivate(inline.get()));
+        }
+      } catch (java.io.IOException | IllegalArgumentException e) {
+        throw new IllegalStateException("the audit signing key named by " + (file.isPresent() ? AUDIT_KEY_FILE_ENV : AUDIT_KEY_ENV)
+            + " cannot be used: " + (e instanceof java.io.IOException ? "the file cannot be read" : e.getMessage()));
+      }
+      return settings;
+    }
+
     /**
      * Starts Sluice.
      *
@@ -618,9 +679,24 @@ public final class Sluice implements AutoCloseable {
         ownJournal = true;
       }
       Optional<JournalWriter> writer = Optional.empty();
+      Optional<dev.sluice.core.internal.AuditTrail> trail = Optional.empty();
+      if (auditLog == null && auditFromPolicy) {
+        Scheduler clock = s;
+        auditLog = dev.sluice.core.audit.AuditLog.open(auditSettings(policy.dataDir().resolve("audit")), clock::now);
+        owned.add(auditLog); // closed after the trail has drained, with a final checkpoint
+      }
+      if (auditLog != null) {
+        Scheduler clock = s;
+        JournalWriter w = journal != null ? new JournalWriter(journal, clock::now) : null;
+        writer = Optional.ofNullable(w);
+        dev.sluice.core.internal.AuditTrail a = new dev.sluice.core.internal.AuditTrail(auditLog,
+            w != null ? w : dev.sluice.core.engine.ActionLog.NONE, clock::now);
+        trail = Optional.of(a);
+        t = new dev.sluice.core.internal.AuditingTransport(t, a, clock::now);
+      }
       if (journal != null) {
         Scheduler clock = s;
-        JournalWriter w = new JournalWriter(journal, clock::now);
+        JournalWriter w = writer.isPresent() ? writer.get() : new JournalWriter(journal, clock::now);
         writer = Optional.of(w);
         t = new JournaledTransport(t, w);
         if (ownJournal) {
@@ -634,11 +710,11 @@ public final class Sluice implements AutoCloseable {
       for (Provider p : policy.providers().values()) {
         // One random source per engine: each is used under its own engine's lock only.
         Engine engine = new Engine(ProviderSetup.engineSettings(policy, p, new SplittableRandom(base + i++)), s, t, registry,
-            writer.isPresent() ? writer.get() : dev.sluice.core.engine.ActionLog.NONE);
+            trail.isPresent() ? trail.get() : writer.isPresent() ? writer.get() : dev.sluice.core.engine.ActionLog.NONE);
         engine.registerScope(ProviderSetup.scopeSettings(p));
         lanes.put(p.id(), new Lane(p, engine));
       }
-      Sluice sluice = new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned), writer);
+      Sluice sluice = new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned), writer, trail);
       if (writer.isPresent()) {
         sluice.recover();
       }

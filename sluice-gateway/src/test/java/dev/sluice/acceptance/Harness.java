@@ -46,6 +46,11 @@ final class Harness implements AutoCloseable {
 
   private Harness(FakeProvider fake, ManualClock fakeClock, VirtualScheduler virtual, SystemScheduler system, String providerYaml,
       Journal journal) {
+    this(fake, fakeClock, virtual, system, providerYaml, journal, b -> b);
+  }
+
+  private Harness(FakeProvider fake, ManualClock fakeClock, VirtualScheduler virtual, SystemScheduler system, String providerYaml,
+      Journal journal, java.util.function.UnaryOperator<Sluice.Builder> extra) {
     this.fake = fake;
     this.fakeClock = fakeClock;
     this.virtual = virtual;
@@ -60,7 +65,7 @@ final class Harness implements AutoCloseable {
     if (journal != null) {
       b.journal(journal);
     }
-    this.sluice = b.build();
+    this.sluice = extra.apply(b).build();
   }
 
   /** The provider block under {@code providers.api}, after base_url, credential and scope. */
@@ -78,6 +83,12 @@ final class Harness implements AutoCloseable {
   static Harness virtualTime(FakeProvider.Builder fake, String providerYaml) {
     ManualClock clock = ManualClock.at(T0);
     return new Harness(fake.clock(clock).start(), clock, new VirtualScheduler(T0), null, providerYaml);
+  }
+
+  /** Virtual time, every action journaled in {@code journal}, with more builder settings (e.g. an audit log). */
+  static Harness virtualTime(FakeProvider.Builder fake, String providerYaml, Journal journal, java.util.function.UnaryOperator<Sluice.Builder> extra) {
+    ManualClock clock = ManualClock.at(T0);
+    return new Harness(fake.clock(clock).start(), clock, new VirtualScheduler(T0), null, providerYaml, journal, extra);
   }
 
   /** The wall clock for both. */
