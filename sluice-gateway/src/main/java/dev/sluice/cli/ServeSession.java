@@ -85,7 +85,8 @@ final class ServeSession implements AutoCloseable {
       Gateway g;
       try {
         g = b.start();
-      } catch (IllegalStateException e) {
+      } catch (IllegalStateException | dev.sluice.core.journal.JournalException e) {
+        // A missing secret, a busy data_dir, an unusable store: the operator's to fix, in one line.
         throw new CliErrors.UserError(e.getMessage());
       }
       printBanner(out, g, policy, fake, generated, lookup);

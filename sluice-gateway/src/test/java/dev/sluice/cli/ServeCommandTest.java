@@ -87,4 +87,16 @@ class ServeCommandTest {
     int exit = cli.execute(args);
     return new CliRun(exit, out.toString(), err.toString());
   }
+
+  @Test
+  void aSecondServeOnTheSameDataDirIsOneClearLineNotAnInternalError() throws Exception {
+    Path config = example();
+    java.io.PrintWriter quiet = new PrintWriter(new StringWriter(), true);
+    try (ServeSession first = ServeSession.start(Optional.empty(), config, Optional.of(new ListenAddress("127.0.0.1", 0)), n -> Optional.empty(), quiet)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> ServeSession.start(Optional.empty(), config,
+              Optional.of(new ListenAddress("127.0.0.1", 0)), n -> Optional.empty(), quiet))
+          .isInstanceOf(CliErrors.UserError.class)
+          .hasMessageContaining("is in use by another Sluice");
+    }
+  }
 }
