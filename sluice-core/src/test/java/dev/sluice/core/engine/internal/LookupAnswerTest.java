@@ -31,4 +31,16 @@ class LookupAnswerTest {
   void readsWhatTheLookUpProves(String body, boolean search, LookupAnswer expected) {
     assertThat(LookupAnswer.read(new AttemptResult.Response(200, Headers.empty(), body), search)).isEqualTo(expected);
   }
+
+  @org.junit.jupiter.api.Test
+  void theOperationIdComesFromTheConfiguredHeaderOrJsonPointerAndNothingElse() {
+    var response = new AttemptResult.Response(201, Headers.of("Operation-Id", "op_7"), "{\"id\":\"tr_1\",\"operation\":{\"id\":\"op_9\"}}");
+    assertThat(LookupAnswer.operationId(dev.sluice.core.policy.OperationIdSource.header("operation-id"), response)).contains("op_7");
+    assertThat(LookupAnswer.operationId(dev.sluice.core.policy.OperationIdSource.jsonPointer("/operation/id"), response)).contains("op_9");
+    assertThat(LookupAnswer.operationId(dev.sluice.core.policy.OperationIdSource.jsonPointer("/missing"), response)).isEmpty();
+    assertThat(LookupAnswer.operationId(dev.sluice.core.policy.OperationIdSource.jsonPointer("/operation"), response)).as("an object is no id").isEmpty();
+    var garbage = new AttemptResult.Response(201, Headers.of("Operation-Id", " "), "not json");
+    assertThat(LookupAnswer.operationId(dev.sluice.core.policy.OperationIdSource.header("Operation-Id"), garbage)).isEmpty();
+    assertThat(LookupAnswer.operationId(dev.sluice.core.policy.OperationIdSource.jsonPointer("/id"), garbage)).isEmpty();
+  }
 }
