@@ -168,14 +168,7 @@ public final class Sluice implements AutoCloseable {
    *     implementation handles the policy's store
    */
   public static Sluice load(Path file) {
-    Policy policy = PolicyLoader.load(file);
-    Journal journal = openJournal(policy);
-    try {
-      return builder().policy(policy).journal(journal).ownJournal().build();
-    } catch (RuntimeException e) {
-      journal.close();
-      throw e;
-    }
+    return builder().policy(PolicyLoader.load(file)).journalFromPolicy().build();
   }
 
   /** The journal the policy names, from the first {@link JournalFactory} on the class path that handles it. */
@@ -506,7 +499,6 @@ public final class Sluice implements AutoCloseable {
     public static final String AUDIT_KEY_FILE_ENV = "SLUICE_AUDIT_SIGNING_KEY_FILE";
     /** The environment variable holding the audit checkpoint signing key itself (PEM). */
     public static final String AUDIT_KEY_ENV = "SLUICE_AUDIT_SIGNING_KEY";
-    private boolean ownJournal;
     private boolean journalFromPolicy;
     private java.util.function.UnaryOperator<Transport> transportDecorator = java.util.function.UnaryOperator.identity();
 
@@ -549,11 +541,6 @@ public final class Sluice implements AutoCloseable {
     public Builder auditFromPolicy(Function<String, Optional<String>> env) {
       this.auditFromPolicy = true;
       this.auditEnv = Objects.requireNonNull(env, "env");
-      return this;
-    }
-
-    private Builder ownJournal() {
-      this.ownJournal = true;
       return this;
     }
 
@@ -653,7 +640,37 @@ public final class Sluice implements AutoCloseable {
       if (policy == null) {
         throw new IllegalStateException("a policy is required: Sluice.builder().policy(PolicyLoader.load(path))");
       }
+      // The journal opens first: a busy data_dir or an unusable store fails before anything starts.
+      Journal journal = this.journal;
+      boolean ownJournal = false;
+      if (journal == null && journalFromPolicy) {
+        journal = openJournal(policy);
+        ownJournal = true;
+      }
       List<AutoCloseable> owned = new ArrayList<>();
+      try {
+        return build(journal, ownJournal, owned);
+      } catch (RuntimeException e) {
+        // Nothing half-started outlives a failed build: the transport, timers, audit log, journal.
+        for (int k = owned.size() - 1; k >= 0; k--) {
+          closeQuietly(owned.get(k));
+        }
+        if (ownJournal && !owned.contains(journal)) {
+          closeQuietly(journal);
+        }
+        throw e;
+      }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+      try {
+        c.close();
+      } catch (Exception suppressed) {
+        LOG.warn("could not close {} after a failed start: {}", c.getClass().getSimpleName(), suppressed.toString());
+      }
+    }
+
+    private Sluice build(Journal journal, boolean ownJournal, List<AutoCloseable> owned) {
       Transport t = transport;
       if (t == null) {
         Map<String, ProviderEndpoint> endpoints = new LinkedHashMap<>();
@@ -674,12 +691,9 @@ public final class Sluice implements AutoCloseable {
         owned.add(system); // after the transport: in-flight attempts are aborted before timers stop
         s = system;
       }
-      if (journal == null && journalFromPolicy) {
-        journal = openJournal(policy);
-        ownJournal = true;
-      }
       Optional<JournalWriter> writer = Optional.empty();
       Optional<dev.sluice.core.internal.AuditTrail> trail = Optional.empty();
+      dev.sluice.core.audit.AuditLog auditLog = this.auditLog;
       if (auditLog == null && auditFromPolicy) {
         Scheduler clock = s;
         auditLog = dev.sluice.core.audit.AuditLog.open(auditSettings(policy.dataDir().resolve("audit")), clock::now);

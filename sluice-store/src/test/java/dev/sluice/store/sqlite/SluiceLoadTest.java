@@ -42,4 +42,17 @@ class SluiceLoadTest {
       assertThat(chained.get(10, java.util.concurrent.TimeUnit.SECONDS).outcome()).isEqualTo(dev.sluice.core.engine.OutcomeCode.SUCCEEDED);
     }
   }
+
+  @Test
+  void aStartThatFailsAfterTheJournalOpenedReleasesTheDataDirectory(@TempDir Path dir) {
+    Path data = dir.resolve("data");
+    var policy = PolicyLoader.parse("data_dir: " + data + "\nproviders:\n  a:\n    base_url: http://127.0.0.1:9\n"
+        + "    credential: {secret_env: SLUICE_TEST_SURELY_UNSET_SECRET}\n", "p.yaml");
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sluice.builder().policy(policy).secrets(n -> java.util.Optional.empty())
+            .journalFromPolicy().build())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("SLUICE_TEST_SURELY_UNSET_SECRET");
+    // The failed start closed its journal: the directory's lock is free again.
+    SqliteJournal.openExclusive(data).close();
+  }
 }
