@@ -36,6 +36,10 @@ import java.util.Set;
  * @param backoff the full-jitter backoff; default base 1 s, max 60 s
  * @param gateway the gateway's operator token and size caps ({@code operator}, {@code gateway});
  *     default {@link GatewaySettings#DEFAULTS}
+ * @param audit the {@code audit} block; present: the library writes the audit log too (the gateway
+ *     always does); default absent
+ * @param operators the {@code operators} list (per-operator tokens and permissions); the legacy
+ *     {@code operator} block is not in it, see {@link #allOperators()}; default none
  */
 public record Policy(
     ListenAddress listen,
@@ -47,7 +51,9 @@ public record Policy(
     List<Agent> agents,
     RetryAfterPolicy retryAfter,
     Backoff backoff,
-    GatewaySettings gateway) {
+    GatewaySettings gateway,
+    Optional<AuditPolicy> audit,
+    List<Operator> operators) {
 
   /** The default {@code data_dir}. */
   public static final Path DEFAULT_DATA_DIR = Path.of("./sluice-data");
@@ -56,6 +62,12 @@ public record Policy(
   public Policy(ListenAddress listen, Path dataDir, Optional<String> store, Map<String, RequestClass> requestClasses, SharedScope sharedScope,
       Map<String, Provider> providers, List<Agent> agents, RetryAfterPolicy retryAfter, Backoff backoff) {
     this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, GatewaySettings.DEFAULTS);
+  }
+
+  /** A policy without an {@code audit} block or {@code operators}. */
+  public Policy(ListenAddress listen, Path dataDir, Optional<String> store, Map<String, RequestClass> requestClasses, SharedScope sharedScope,
+      Map<String, Provider> providers, List<Agent> agents, RetryAfterPolicy retryAfter, Backoff backoff, GatewaySettings gateway) {
+    this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway, Optional.empty(), List.of());
   }
 
   public Policy {
@@ -69,6 +81,18 @@ public record Policy(
     Objects.requireNonNull(agents, "agents");
     Objects.requireNonNull(retryAfter, "retryAfter");
     Objects.requireNonNull(backoff, "backoff");
+    Objects.requireNonNull(audit, "audit");
+    Objects.requireNonNull(operators, "operators");
+    Set<String> operatorIds = new HashSet<>();
+    if (gateway.operatorToken().isPresent()) {
+      operatorIds.add(Operator.LEGACY_ID);
+    }
+    for (Operator o : operators) {
+      if (!operatorIds.add(o.id())) {
+        throw new IllegalArgumentException("operator '" + o.id() + "' is defined twice" + (o.id().equals(Operator.LEGACY_ID)
+            ? " ('" + Operator.LEGACY_ID + "' is the operator of the 'operator' block)" : ""));
+      }
+    }
     requestClasses.forEach((k, v) -> {
       if (!k.equals(v.name())) {
         throw new IllegalArgumentException("request class keyed '" + k + "' is named '" + v.name() + "'");
@@ -105,6 +129,15 @@ public record Policy(
     requestClasses = Collections.unmodifiableMap(new LinkedHashMap<>(requestClasses));
     providers = Collections.unmodifiableMap(new LinkedHashMap<>(providers));
     agents = List.copyOf(agents);
+    operators = List.copyOf(operators);
+  }
+
+  /** The {@code operator} block's operator (every permission), if any, then {@code operators}. */
+  public List<Operator> allOperators() {
+    List<Operator> all = new ArrayList<>();
+    gateway.operatorToken().ifPresent(t -> all.add(Operator.legacy(t)));
+    all.addAll(operators);
+    return List.copyOf(all);
   }
 
   /** A builder starting from every default (seed request classes, no providers, no agents). */
@@ -161,8 +194,21 @@ public record Policy(
     private RetryAfterPolicy retryAfter = RetryAfterPolicy.defaults();
     private Backoff backoff = Backoff.SEED_DEFAULT;
     private GatewaySettings gateway = GatewaySettings.DEFAULTS;
+    private AuditPolicy audit;
+    private final List<Operator> operators = new ArrayList<>();
 
     private Builder() {}
+
+    /** Turns the audit log on for the library with these settings ({@code audit}). */
+    public Builder audit(AuditPolicy value) {
+      this.audit = value;
+      return this;
+    }
+
+    public Builder operator(Operator value) {
+      operators.add(value);
+      return this;
+    }
 
     public Builder gateway(GatewaySettings value) {
       this.gateway = value;
@@ -220,7 +266,8 @@ public record Policy(
     }
 
     public Policy build() {
-      return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway);
+      return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway,
+          Optional.ofNullable(audit), operators);
     }
   }
 }
