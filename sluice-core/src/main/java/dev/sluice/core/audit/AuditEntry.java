@@ -45,6 +45,35 @@ public record AuditEntry(long seq, String at, String event, Map<String, Object> 
     }
   }
 
+  /**
+   * The entry as a JSON-ready map: {@code seq, at, event, payload} (clear, decrypted, encrypted,
+   * unreadable), {@code key_id} and {@code note} when set, {@code fields}, {@code hash}. The form of
+   * {@code sluice audit tail --json} and of the gateway's {@code GET /v1/audit}.
+   */
+  public Map<String, Object> toJson() {
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("seq", seq);
+    m.put("at", at);
+    m.put("event", event);
+    m.put("payload", payload.label());
+    keyId.ifPresent(k -> m.put("key_id", k));
+    note.ifPresent(n -> m.put("note", n));
+    m.put("fields", new java.util.TreeMap<>(fields));
+    m.put("hash", hash);
+    return m;
+  }
+
+  /** One line for a terminal: seq, time, event, the fields as key=value, and the payload state when not readable. */
+  public String toLine() {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format("%6d  %s  %-26s", seq, at, event));
+    new java.util.TreeMap<>(fields).forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+    if (payload == Payload.ENCRYPTED || payload == Payload.UNREADABLE) {
+      b.append("  [").append(payload.label()).append(note.map(n -> ": " + n).orElse("")).append(']');
+    }
+    return b.toString().stripTrailing();
+  }
+
   /** A field's text, if present. */
   public Optional<String> text(String field) {
     return Optional.ofNullable(fields.get(field)).map(String::valueOf);
