@@ -195,6 +195,23 @@ public final class Sluice implements AutoCloseable {
   }
 
   /** The policy in force. */
+  /**
+   * A reader of this instance's audit log, holding its encryption key (if any) so payloads come
+   * back decrypted; empty when no audit log is written. Callers decide who may see it (the
+   * gateway's {@code GET /v1/audit} requires the {@code audit_read} permission).
+   */
+  public Optional<dev.sluice.core.audit.AuditReader> auditReader() {
+    return audit.map(a -> a.log().settings()).map(s -> new dev.sluice.core.audit.AuditReader(s.dir(), s.encryption().stream().toList()));
+  }
+
+  /**
+   * Appends an event of the caller's to the audit log (after the engine's events already queued);
+   * a no-op without one. Metadata only: string, integer or boolean values, never a secret.
+   */
+  public void auditEvent(String event, Map<String, Object> fields) {
+    audit.ifPresent(a -> a.event(event, scheduler.now(), fields));
+  }
+
   public Policy policy() {
     return policy;
   }

@@ -174,6 +174,22 @@ public final class AuditTrail implements ActionLog, AutoCloseable {
     }
   }
 
+  /**
+   * Records an event that is not an engine step ({@code audit_exported}, {@code escalated},
+   * {@code decision_recorded}, …), in order with the others. The same rules hold: metadata only,
+   * string, integer or boolean values, none of the reserved keys.
+   */
+  public void event(String event, Instant at, Map<String, Object> fields) {
+    synchronized (this) {
+      emit(event, at, new LinkedHashMap<>(fields));
+    }
+  }
+
+  /** The log this trail writes to. */
+  public AuditLog log() {
+    return log;
+  }
+
   /** Writes what is held back and waits (up to 10 s) for the queue to drain; does not close the log. */
   @Override
   public void close() {
