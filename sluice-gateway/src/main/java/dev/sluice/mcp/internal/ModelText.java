@@ -15,7 +15,7 @@ final class ModelText {
 
   static String done(Outcome o, String provider, String method, String path, Optional<String> scope, Optional<String> escalationId) {
     String attempts = o.attempts() + " attempt" + (o.attempts() == 1 ? "" : "s");
-    String waited = o.waitedSeconds() >= 0.5 ? String.format(Locale.ROOT, ", after waiting %.1f s in Sluice", o.waitedSeconds()) : "";
+    String waited = o.waitedSeconds() >= 0.5 ? String.format(Locale.ROOT, ", waited %.1f s in Sluice", o.waitedSeconds()) : "";
     String hold = o.nextAllowedAt().map(t -> " The scope " + scope.orElse(provider) + " is on hold until " + ResultMaps.time(t)
         + " for every agent on it: do not call " + provider + " again before then; do other work meanwhile.").orElse("");
     String status = o.lastStatus().isPresent() ? "HTTP " + o.lastStatus().getAsInt() : "no response";
@@ -26,8 +26,8 @@ final class ModelText {
               + " Do not send it again."
           : status + " from " + provider + " for " + method + " " + path + " (" + attempts + waited + ").";
       case RATE_LIMITED, BUDGET_EXHAUSTED -> (o.lastStatus().orElse(0) == 429 ? "Rate limited: " + provider + " kept answering 429. " : "Gave up: ")
-          + "Sluice made " + attempts + waited + " and the request class's budget is used up." + hold
-          + " Do not repeat this call in a loop.";
+          + (o.attempts() == 0 ? "nothing was sent" + waited : "Sluice made " + attempts + waited)
+          + "; the request class's budget is used up." + hold + " Do not repeat this call in a loop.";
       case QUOTA_EXHAUSTED -> "The provider's quota is used up (" + status + ")." + hold + " Retrying before the reset cannot succeed.";
       case CIRCUIT_OPEN -> "Refused before sending: the same failure repeated on this call, and the circuit breaker stopped it. Do not rephrase and resend"
           + " it to get around the breaker; change what makes it fail, or stop and report.";
