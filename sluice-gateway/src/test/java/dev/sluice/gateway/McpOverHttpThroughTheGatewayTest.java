@@ -171,4 +171,25 @@ class McpOverHttpThroughTheGatewayTest {
       }
     }
   }
+
+  @Test
+  void aPerCallApprovalRouteIsRefusedWithNothingSentUntilApprovalsCanBeHeld() {
+    String routes = ROUTES + "  - {method: POST, path: \"/v1/transfers\", class: uncertain_write, approval: per_call}\n";
+    try (GatewayHarness h = new GatewayHarness(FakeProvider.builder(), routes)) {
+      McpAsyncClient c = client(h, GatewayHarness.AGENT_TOKEN);
+      try {
+        McpChecks mcp = new McpChecks(c);
+        McpSchema.CallToolResult providers = mcp.call("list_providers", Map.of());
+        List<Map<String, Object>> listed = (List<Map<String, Object>>) ((List<Map<String, Object>>) structured(providers).get("providers")).get(0).get("routes");
+        assertThat(listed).anySatisfy(r -> assertThat(r).containsEntry("path", "/v1/transfers").containsEntry("approval", "per_call"));
+        McpSchema.CallToolResult r = mcp.call("http_request", Map.of("provider", "api", "method", "POST", "path", "/v1/transfers",
+            "body", Map.of("amount", 1)));
+        assertThat(r.isError()).isTrue();
+        assertThat((String) structured(r).get("reason")).startsWith("approval_required");
+        assertThat(h.fake.attempts()).isEmpty();
+      } finally {
+        c.closeGracefully().block(Duration.ofSeconds(10));
+      }
+    }
+  }
 }

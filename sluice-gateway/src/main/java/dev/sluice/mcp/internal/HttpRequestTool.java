@@ -7,6 +7,7 @@ import dev.sluice.core.Sluice;
 import dev.sluice.core.Submission;
 import dev.sluice.core.engine.Outcome;
 import dev.sluice.core.engine.Priority;
+import dev.sluice.core.policy.PathSafety;
 import dev.sluice.core.policy.Provider;
 import dev.sluice.core.policy.Route;
 import dev.sluice.mcp.McpAgent;
@@ -67,6 +68,17 @@ public final class HttpRequestTool {
         throw new ToolRefusal("bad_method", "method must be an HTTP method such as GET or POST, got '" + method + "'");
       }
       String target = target(pathArg.orElseThrow(), a.optObject("query"));
+      Optional<PathSafety.Refusal> unsafe = PathSafety.check(target);
+      if (unsafe.isPresent()) {
+        throw new ToolRefusal("unsafe_path", "unsafe path (" + unsafe.get().code() + "): " + unsafe.get().message()
+            + "; send a plain path without dot-segments or encoded slashes");
+      }
+      Route route = provider.classify(method, target).route();
+      if (McpStates.approvalUnavailable(route)) {
+        throw new ToolRefusal("approval_required", method + " " + route.path().template() + " of " + providerId
+            + " needs an operator's approval for each call, and this Sluice cannot hold calls for approval yet; nothing was sent. Ask the user or an"
+            + " operator to make this call; do not try another route to the same effect");
+      }
       Call.Builder b = Call.builder(providerId, method, target).task(task);
       Map<String, Object> headers = a.optObject("headers");
       Set<String> names = new HashSet<>();

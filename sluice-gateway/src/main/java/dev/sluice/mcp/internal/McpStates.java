@@ -2,6 +2,8 @@ package dev.sluice.mcp.internal;
 
 import dev.sluice.core.engine.OutcomeCode;
 import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.policy.Approval;
+import dev.sluice.core.policy.Route;
 import java.util.Optional;
 
 /**
@@ -13,7 +15,9 @@ import java.util.Optional;
  * escalation id and must never be able to approve itself. The engine does not hold such actions
  * yet (the escalation work adds it). When it does, {@link #forPending} and {@link #escalationId}
  * are what changes here: map the held action state to {@link #AWAITING_APPROVAL} and return the
- * escalation's id; the tools, schemas and texts already carry both.
+ * escalation's id; the tools, schemas and texts already carry both. Until then {@link
+ * #approvalUnavailable} makes {@code http_request} refuse such routes with nothing sent, rather
+ * than send a call nobody approved.
  */
 public final class McpStates {
   /** The outcome is final. */
@@ -24,6 +28,14 @@ public final class McpStates {
   public static final String AWAITING_APPROVAL = "awaiting_approval";
 
   private McpStates() {}
+
+  /**
+   * Whether a call on this route must be refused because it needs a per-call approval the engine
+   * cannot hold yet. Approval mapping point: false once the engine holds such actions.
+   */
+  public static boolean approvalUnavailable(Route route) {
+    return route.approval() == Approval.PER_CALL;
+  }
 
   /** The MCP state of an action not finished yet, from its journal state (empty: not journaled). */
   public static String forPending(Optional<ActionState> journalState) {
