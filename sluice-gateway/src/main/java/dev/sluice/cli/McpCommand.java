@@ -60,9 +60,6 @@ final class McpCommand implements Callable<Integer> {
     }
     Policy policy = policy(config);
     McpAgent actor = agent(policy, Optional.ofNullable(agent), config);
-    // Stdout is the protocol stream: whatever else prints there (a library, a stray println) goes to stderr.
-    OutputStream protocol = new FileOutputStream(FileDescriptor.out);
-    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
     Sluice sluice;
     try {
       sluice = Sluice.builder().policy(policy).secrets(name -> Optional.ofNullable(System.getenv(name))).journalFromPolicy().auditFromPolicy()
@@ -72,19 +69,27 @@ final class McpCommand implements Callable<Integer> {
       // A missing secret, a data_dir another Sluice process holds, an unusable store: one line.
       throw new CliErrors.UserError(e.getMessage());
     }
+    // Stdout is the protocol stream: whatever else prints there (a library, a stray println) goes to stderr.
+    OutputStream protocol = new FileOutputStream(FileDescriptor.out);
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
     StdioMcpServer server = StdioMcpServer.start(sluice, actor, McpSettings.defaults().withBodyCapBytes(maxBodyBytes), System.in, protocol);
     Thread stop = new Thread(() -> {
       server.close();
       sluice.close();
     }, "sluice-mcp-stop");
     Runtime.getRuntime().addShutdownHook(stop);
-    server.awaitClosed();
-    server.close();
-    sluice.close();
     try {
-      Runtime.getRuntime().removeShutdownHook(stop);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook runs anyway; closing twice is harmless
+      server.awaitClosed();
+    } finally {
+      server.close();
+      sluice.close();
+      System.setOut(stdout);
+      try {
+        Runtime.getRuntime().removeShutdownHook(stop);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook runs anyway; closing twice is harmless
+      }
     }
     return 0;
   }
