@@ -214,9 +214,8 @@ public final class Gateway implements AutoCloseable {
       connector.setIdleTimeout(Duration.ofMinutes(5).toMillis());
       server.addConnector(connector);
       // MCP over streamable HTTP at /mcp, on the same engine; every other path is the gateway's.
-      // Only gateway calls hold a graceful stop: an MCP client's listening stream stays open by design.
       McpHttpEndpoint mcp = McpHttpEndpoint.create(s, agentTokens, McpSettings.defaults().withClock(clock));
-      server.setHandler(new Handler.Sequence(mcp, new GracefulHandler(handler)));
+      server.setHandler(new GracefulHandler(new Handler.Sequence(mcp, handler)));
       server.setStopTimeout(stopTimeout.toMillis());
       server.setErrorHandler(new ProblemErrorHandler());
       try {

@@ -142,7 +142,8 @@ public final class SluiceMcpTools {
       } catch (ToolRefusal r) {
         return failure(name, r.code(), r.getMessage());
       } catch (RuntimeException e) {
-        LOG.warn("tool {} failed: {}", name, e.getClass().getSimpleName());
+        LOG.warn("tool {} failed: {} (SLUICE_LOG_LEVEL=DEBUG for the stack trace)", name, e.getClass().getSimpleName());
+        LOG.debug("tool {} failed", name, e);
         return failure(name, "internal_error", "Sluice failed on this call (" + e.getClass().getSimpleName() + "); if it was a write, check the"
             + " provider (or action_status) before repeating it");
       }

@@ -192,4 +192,55 @@ class McpOverHttpThroughTheGatewayTest {
       }
     }
   }
+
+  static final String SMALL_CLASSES = "request_classes:\n"
+      + "  read: {max_attempts: 2, max_wait_seconds: 5, retry_statuses: [429]}\n"
+      + "  idempotent_write: {max_attempts: 3, max_wait_seconds: 120, retry_statuses: [408, 429, 502, 503, 504]}\n"
+      + "  uncertain_write: {max_attempts: 1, max_wait_seconds: 0, retry_statuses: []}\n";
+
+  @Test
+  void aRateLimitTheBudgetCannotAbsorbTellsTheModelTheHoldAndNotToLoop() {
+    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(1))).path("/v1/invoices/{id}").always());
+    try (GatewayHarness h = new GatewayHarness(fake, ROUTES, SMALL_CLASSES)) {
+      McpAsyncClient c = client(h, GatewayHarness.AGENT_TOKEN);
+      try {
+        McpChecks mcp = new McpChecks(c);
+        McpSchema.CallToolResult r = mcp.call("http_request", Map.of("provider", "api", "method", "GET", "path", "/v1/invoices/inv_1", "task", "sync-482"));
+        assertThat(r.isError()).isTrue();
+        Map<String, Object> s = structured(r);
+        assertThat(s).containsEntry("outcome", "budget_exhausted").containsEntry("attempts", 2).containsEntry("last_status", 429);
+        Map<String, Object> response = map(s.get("response"));
+        assertThat(response).containsEntry("status", 429);
+        assertThat(map(response.get("headers"))).containsKey("retry-after");
+        assertThat(map(s.get("scope"))).containsEntry("source", "HTTP 429 Retry-After");
+        assertThat(text(r)).startsWith("Rate limited: api kept answering 429.").contains("Do not repeat this call in a loop")
+            .contains("on hold until " + s.get("next_allowed_at"));
+        assertThat(h.fake.attempts()).hasSize(2).extracting(Attempt::status).containsOnly(429);
+      } finally {
+        c.closeGracefully().block(Duration.ofSeconds(10));
+      }
+    }
+  }
+
+  @Test
+  void anUncertainWriteWithoutLookUpOrKeyIsNeverResentAndTheModelIsToldNotToRephraseIt() {
+    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.dropAfterCommit()).method("POST").path("/records"));
+    try (GatewayHarness h = new GatewayHarness(fake, ROUTES, SMALL_CLASSES)) {
+      McpAsyncClient c = client(h, GatewayHarness.AGENT_TOKEN);
+      try {
+        McpChecks mcp = new McpChecks(c);
+        McpSchema.CallToolResult r = mcp.call("http_request", Map.of("provider", "api", "method", "POST", "path", "/records", "task", "sync-483",
+            "body", Map.of("name", "ledger entry")));
+        assertThat(r.isError()).isTrue();
+        Map<String, Object> s = structured(r);
+        assertThat((String) s.get("outcome")).isIn("escalated", "reconciliation_required");
+        assertThat(s).containsEntry("request_sent", true).containsEntry("response_received", false).containsEntry("reconciled", false);
+        assertThat(text(r)).contains("may already have happened").contains("Do not rephrase and resend");
+        assertThat(h.fake.attempts()).extracting(Attempt::method).containsExactly("POST"); // sent once, never again
+        assertThat(h.fake.records("records")).hasSize(1);
+      } finally {
+        c.closeGracefully().block(Duration.ofSeconds(10));
+      }
+    }
+  }
 }

@@ -49,7 +49,8 @@ class StdioMcpServerAtTheFakeProviderTest {
       List<String> stderr = new CopyOnWriteArrayList<>();
       McpAsyncClient client = stdioClient(config, stderr);
       try {
-        McpSchema.InitializeResult init = client.initialize().block(Duration.ofSeconds(60));
+        // Generous: a child JVM on a loaded 2-core machine may take long to start; nothing here waits on time otherwise.
+        McpSchema.InitializeResult init = client.initialize().block(Duration.ofSeconds(180));
         assertThat(init.serverInfo().name()).isEqualTo("sluice");
         McpChecks mcp = new McpChecks(client);
         assertThat(mcp.outputSchemas()).containsOnlyKeys("http_request", "action_status", "cancel_task", "list_scopes", "list_providers");
@@ -120,6 +121,35 @@ class StdioMcpServerAtTheFakeProviderTest {
         McpSchema.CallToolResult status = mcp.call("action_status", Map.of("action_id", w.get("action_id")));
         assertThat(structured(status)).containsEntry("state", "done").containsEntry("outcome", "succeeded").containsEntry("reconciled", true);
 
+        // Step 5 (its part without escalations): a long hold answers delayed with the journal's id and due time; the
+        // model cancels the task, and the cancelled work never wakes.
+        int beforeHold = fake.attempts().size();
+        fake.addFault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(30))).path("/v1/invoices/{id}"));
+        McpSchema.CallToolResult held = mcp.call("http_request", Map.of("provider", "api", "method", "GET", "path", "/v1/invoices/inv_5",
+            "task", "task-5", "wait_seconds", 3));
+        assertThat(held.isError()).as(text(held)).isFalse();
+        Map<String, Object> h5 = structured(held);
+        assertThat(h5).containsEntry("state", "delayed").containsEntry("phase", "delayed").containsEntry("attempts", 1).containsEntry("last_status", 429);
+        assertThat((String) h5.get("action_id")).doesNotStartWith("mem-"); // journaled: the id outlives this process
+        Attempt the429 = fake.attempts().get(beforeHold);
+        assertThat(the429.status()).isEqualTo(429);
+        assertThat(Instant.parse((String) h5.get("due_at"))).isBetween(the429.arrivedAt().plusSeconds(29), the429.arrivedAt().plusSeconds(32));
+        McpSchema.CallToolResult queuedBehind = mcp.call("http_request", Map.of("provider", "api", "method", "GET", "path", "/v1/invoices/inv_6",
+            "task", "task-5", "wait_seconds", 0));
+        assertThat(structured(queuedBehind)).containsEntry("state", "delayed");
+        McpSchema.CallToolResult cancel = mcp.call("cancel_task", Map.of("task", "task-5"));
+        assertThat(structured(cancel)).containsEntry("state", "cancelled").containsEntry("cancelled", 2);
+        for (McpSchema.CallToolResult r : List.of(held, queuedBehind)) {
+          McpSchema.CallToolResult after = mcp.call("action_status", Map.of("action_id", structured(r).get("action_id"), "wait_seconds", 10));
+          assertThat(after.isError()).isTrue();
+          assertThat(structured(after)).containsEntry("state", "done").containsEntry("outcome", "cancelled");
+        }
+        McpSchema.CallToolResult later = mcp.call("http_request", Map.of("provider", "api", "method", "GET", "path", "/v1/invoices/inv_7",
+            "task", "task-5"));
+        assertThat(structured(later)).containsEntry("outcome", "cancelled").containsEntry("request_sent", false);
+        assertThat(fake.attempts()).hasSize(beforeHold + 1); // only the 429: nothing of the cancelled task woke
+        fake.clearFaults();
+
         // Malformed calls: a clear isError each, and nothing reaches the provider.
         int sent = fake.attempts().size();
         McpSchema.CallToolResult unknown = mcp.call("http_request", Map.of("provider", "nope", "method", "GET", "path", "/v1/invoices/inv_2"));
@@ -150,6 +180,7 @@ class StdioMcpServerAtTheFakeProviderTest {
         }
         assertThat(String.join("\n", stderr)).doesNotContain(SECRET);
       } finally {
+        stderr.forEach(line -> System.err.println("[sluice mcp] " + line)); // the child's log, for a failing run
         client.closeGracefully().block(Duration.ofSeconds(30));
       }
     }
@@ -189,6 +220,6 @@ class StdioMcpServerAtTheFakeProviderTest {
         .build();
     StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(new ObjectMapper()));
     transport.setStdErrorHandler(stderr::add);
-    return McpClient.async(transport).requestTimeout(Duration.ofSeconds(60)).initializationTimeout(Duration.ofSeconds(60)).build();
+    return McpClient.async(transport).requestTimeout(Duration.ofSeconds(90)).initializationTimeout(Duration.ofSeconds(180)).build();
   }
 }

@@ -130,7 +130,7 @@ public final class ResultMaps {
       due = r.state() == ActionState.QUEUED || r.state() == ActionState.DELAYED ? Optional.of(r.dueAt()) : Optional.empty();
       m.put("attempts", r.attemptsUsed());
       m.put("waited_seconds", Math.round(r.waited().toNanos() / 1e6) / 1000.0);
-      m.put("last_status", r.lastStatus().isPresent() ? r.lastStatus().getAsInt() : null);
+      m.put("last_status", r.lastStatus().isPresent() ? Integer.valueOf(r.lastStatus().getAsInt()) : lastStatus(e.journalId().get()));
       m.put("idempotency_key", r.idempotencyKey().orElse(null));
     } else {
       Optional<QueuedRequest> q = queued(e);
@@ -180,6 +180,17 @@ public final class ResultMaps {
     m.put("next_safe_action", "do not send it again; poll action_status later");
     return result(m, ModelText.delayed(r.actionId().value(), r.scope().provider(), r.taskId(), r.state().code(),
         waiting ? Optional.of(time(r.dueAt())) : Optional.empty()), false);
+  }
+
+  /** The status of the action's last answered attempt (the journal sets the action's own only at the end). */
+  private Integer lastStatus(dev.sluice.core.journal.ActionId id) {
+    Integer status = null;
+    for (dev.sluice.core.journal.AttemptRecord a : sluice.attempts(id)) {
+      if (a.end().isPresent() && a.end().get() instanceof dev.sluice.core.journal.AttemptEnd.Response r) {
+        status = r.status();
+      }
+    }
+    return status;
   }
 
   private Map<String, Object> identity(ActionBook.Entry e) {
