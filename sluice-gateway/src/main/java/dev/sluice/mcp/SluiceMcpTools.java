@@ -111,7 +111,7 @@ public final class SluiceMcpTools {
   }
 
   private String defaultTask(McpSyncServerExchange exchange, McpAgent agent) {
-    String session = Optional.ofNullable(exchange.sessionId()).filter(s -> !s.isBlank()).orElse(instanceId);
+    String session = Optional.ofNullable(exchange).map(McpSyncServerExchange::sessionId).filter(s -> !s.isBlank()).orElse(instanceId);
     return "mcp-" + agent.id() + "-" + (session.length() > 12 ? session.substring(0, 12) : session);
   }
 
