@@ -27,6 +27,17 @@ public final class ListProvidersTool {
     this.sluice = sluice;
   }
 
+  /** What happens to a write of this route whose outcome is unknown, in words. */
+  private static String uncertainWrite(Provider p, Route r) {
+    if (r.lookup().isPresent()) {
+      return ", an uncertain write is looked up, never resent blindly";
+    }
+    if (p.idempotencyHeader().isPresent()) {
+      return ", an uncertain write is resent only with its one idempotency key";
+    }
+    return ", an uncertain write goes to an operator";
+  }
+
   public McpSchema.CallToolResult call(McpAgent agent, Map<String, Object> arguments) {
     Policy policy = sluice.policy();
     List<Map<String, Object>> providers = new ArrayList<>();
@@ -64,8 +75,7 @@ public final class ListProvidersTool {
         route.put("approval", r.approval().configName());
         routes.add(route);
         text.append("  ").append(r.method()).append(' ').append(r.path().template()).append(": ").append(rc.name()).append(", up to ")
-            .append(rc.maxAttempts()).append(" attempt(s)").append(write ? (r.lookup().isPresent() ? ", an uncertain write is looked up, never resent blindly"
-                : ", an uncertain write goes to an operator") : "").append(r.approval() == dev.sluice.core.policy.Approval.PER_CALL
+            .append(rc.maxAttempts()).append(" attempt(s)").append(write ? uncertainWrite(p, r) : "").append(r.approval() == dev.sluice.core.policy.Approval.PER_CALL
                     ? ", each call waits for an operator's approval" : "").append('\n');
       }
       m.put("routes", routes);
