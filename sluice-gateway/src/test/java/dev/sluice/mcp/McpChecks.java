@@ -17,8 +17,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A test's MCP client with checks: every tool result it returns has been validated against the
  * output schema the server published for that tool (from {@code tools/list}, as a client sees it).
- * Asynchronous underneath: the SDK's stdio client transport takes one sender at a time, so calls
- * meant to run concurrently are subscribed from one thread ({@link #callAsync}).
+ * Asynchronous underneath, so that calls meant to run concurrently can be in flight together
+ * ({@link #callAsync}).
  */
 public final class McpChecks {
   private static final Duration PATIENCE = Duration.ofSeconds(90);

@@ -218,8 +218,24 @@ class StdioMcpServerAtTheFakeProviderTest {
         .args("--enable-native-access=ALL-UNNAMED", "-cp", classpath, "dev.sluice.cli.SluiceCli", "mcp", "--config", config.toString(), "--agent", "bot")
         .env(Map.of("API_TOKEN", SECRET, "SLUICE_LOG_LEVEL", "INFO"))
         .build();
-    StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(new ObjectMapper()));
+    StdioClientTransport transport = new SerializedStdioClientTransport(params);
     transport.setStdErrorHandler(stderr::add);
     return McpClient.async(transport).requestTimeout(Duration.ofSeconds(90)).initializationTimeout(Duration.ofSeconds(180)).build();
+  }
+
+  /**
+   * The SDK's stdio client transport emits each outgoing message into a sink that refuses a second
+   * concurrent sender ("Failed to enqueue message"): the client's own {@code notifications/initialized}
+   * can race the test's next request. Sends are serialized here; the wire and the server are untouched.
+   */
+  private static final class SerializedStdioClientTransport extends StdioClientTransport {
+    SerializedStdioClientTransport(ServerParameters params) {
+      super(params, new JacksonMcpJsonMapper(new ObjectMapper()));
+    }
+
+    @Override
+    public synchronized reactor.core.publisher.Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+      return super.sendMessage(message);
+    }
   }
 }
