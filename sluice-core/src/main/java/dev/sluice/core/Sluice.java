@@ -379,6 +379,47 @@ public final class Sluice implements AutoCloseable {
     return n;
   }
 
+  /**
+   * Graceful stop, first half: no further attempt leaves (queued and delayed calls stay where they
+   * are — with a journal, open for the next start to resume), while attempts already in flight run
+   * to their end for up to {@code bound} and their outcomes are handled (and journaled) as usual.
+   * Call {@link #close()} afterwards. Idempotent.
+   *
+   * @return true when no attempt was still in flight at the end
+   */
+  public boolean stopSending(Duration bound) {
+    Objects.requireNonNull(bound, "bound");
+    CompletableFuture<?>[] idle = lanes.values().stream().map(l -> l.engine().stopSending()).toArray(CompletableFuture[]::new);
+    try {
+      CompletableFuture.allOf(idle).get(Math.max(0, bound.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Appends an event that is not an action's step to the audit log, when one is configured (e.g.
+   * the gateway's refused authentication). Fields must carry no secret: never a token, header
+   * value or body.
+   *
+   * @return whether an audit log received it
+   */
+  public boolean auditEvent(String event, Map<String, ?> fields) {
+    Objects.requireNonNull(event, "event");
+    Objects.requireNonNull(fields, "fields");
+    if (audit.isEmpty() || closed) {
+      return false;
+    }
+    audit.get().event(event, scheduler.now(), new LinkedHashMap<>(fields));
+    return true;
+  }
+
   /** Every provider scope's record, in the seed's shape, ordered by provider then scope. */
   public List<ScopeRecord> scopes() {
     return registry.snapshot();

@@ -174,6 +174,14 @@ public final class AuditTrail implements ActionLog, AutoCloseable {
     }
   }
 
+  /**
+   * An event that is not an action's step (e.g. the gateway's {@code gateway_auth_refused}),
+   * appended in order with the rest. The caller vouches that no field carries a secret.
+   */
+  public synchronized void event(String event, Instant at, Map<String, Object> fields) {
+    emit(event, at, new LinkedHashMap<>(fields));
+  }
+
   /** Writes what is held back and waits (up to 10 s) for the queue to drain; does not close the log. */
   @Override
   public void close() {
