@@ -382,7 +382,8 @@ public final class Sluice implements AutoCloseable {
   /**
    * Graceful stop, first half: no further attempt leaves (queued and delayed calls stay where they
    * are — with a journal, open for the next start to resume), while attempts already in flight run
-   * to their end for up to {@code bound} and their outcomes are handled (and journaled) as usual.
+   * to their end for up to {@code bound} and their outcomes are handled and journaled as usual (the
+   * journal has committed them when this returns true).
    * Call {@link #close()} afterwards. Idempotent.
    *
    * @return true when no attempt was still in flight at the end
@@ -390,8 +391,13 @@ public final class Sluice implements AutoCloseable {
   public boolean stopSending(Duration bound) {
     Objects.requireNonNull(bound, "bound");
     CompletableFuture<?>[] idle = lanes.values().stream().map(l -> l.engine().stopSending()).toArray(CompletableFuture[]::new);
+    long end = System.nanoTime() + Math.max(0, bound.toNanos());
     try {
       CompletableFuture.allOf(idle).get(Math.max(0, bound.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+      if (writer.isPresent()) {
+        // What the last attempts changed is committed before this returns: action() then reads final states.
+        writer.get().barrier().get(Math.max(0, end - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+      }
       return true;
     } catch (java.util.concurrent.TimeoutException e) {
       return false;

@@ -22,33 +22,91 @@ import java.util.Optional;
 /**
  * A fake provider and a gateway in front of it, on the wall clock, over real sockets. The policy
  * has provider {@code api} (scope {@code account:acme}, credential {@link #SECRET}), provider
- * {@code other}, agent {@code bot} (may use {@code api} only) with {@link #AGENT_TOKEN}, and the
- * operator token {@link #OPERATOR_TOKEN}.
+ * {@code other}, agents {@code bot} and {@code bot2} (may use {@code api} only) with {@link
+ * #AGENT_TOKEN} and {@link #AGENT2_TOKEN}, and the operator token {@link #OPERATOR_TOKEN}. With
+ * {@link Options#dataDir} the gateway journals and audits there, and {@link #restart()} resumes.
  */
 final class GatewayHarness implements AutoCloseable {
   static final String SECRET = "canary-secret-7d1f0c9e2b";
   static final String AGENT_TOKEN = "agent-token-bot-0123456789";
   static final String OPERATOR_TOKEN = "operator-token-0123456789";
+  static final String AGENT2_TOKEN = "agent-token-bot2-0123456789";
 
   final FakeProvider fake;
-  final Gateway gateway;
+  final Policy policy;
+  final Options options;
+  Gateway gateway;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  static final Map<String, String> ENV = Map.of("API_TOKEN", SECRET, "BOT_TOKEN", AGENT_TOKEN, "BOT2_TOKEN", AGENT2_TOKEN, "OPS_TOKEN", OPERATOR_TOKEN);
+
+  /**
+   * What a test changes: a data directory (journal and audit log there, so a restart on it
+   * resumes), the facade builder, the transport settings, the gateway builder, and whether the
+   * harness waits for readiness.
+   */
+  record Options(java.nio.file.Path dataDir, java.util.function.UnaryOperator<Sluice.Builder> sluice,
+      java.util.function.UnaryOperator<TransportSettings> transport, java.util.function.UnaryOperator<Gateway.Builder> gateway, boolean awaitReady) {
+    static Options defaults() {
+      return new Options(null, b -> b, t -> t, g -> g, true);
+    }
+
+    Options dataDir(java.nio.file.Path d) {
+      return new Options(d, sluice, transport, gateway, awaitReady);
+    }
+
+    Options sluice(java.util.function.UnaryOperator<Sluice.Builder> f) {
+      return new Options(dataDir, f, transport, gateway, awaitReady);
+    }
+
+    Options transport(java.util.function.UnaryOperator<TransportSettings> f) {
+      return new Options(dataDir, sluice, f, gateway, awaitReady);
+    }
+
+    Options gateway(java.util.function.UnaryOperator<Gateway.Builder> f) {
+      return new Options(dataDir, sluice, transport, f, awaitReady);
+    }
+
+    Options bindOnly() {
+      return new Options(dataDir, sluice, transport, gateway, false);
+    }
+  }
 
   GatewayHarness(FakeProvider.Builder fake, String apiYaml) {
     this(fake, apiYaml, "");
   }
 
   GatewayHarness(FakeProvider.Builder fakeBuilder, String apiYaml, String topYaml) {
+    this(fakeBuilder, apiYaml, topYaml, Options.defaults());
+  }
+
+  GatewayHarness(FakeProvider.Builder fakeBuilder, String apiYaml, String topYaml, Options options) {
     this.fake = fakeBuilder.start();
-    Policy policy = policy(fake, apiYaml, topYaml);
-    Map<String, String> env = Map.of("API_TOKEN", SECRET, "BOT_TOKEN", AGENT_TOKEN, "OPS_TOKEN", OPERATOR_TOKEN);
-    this.gateway = Gateway.builder(policy)
-        .env(n -> Optional.ofNullable(env.get(n)))
+    this.options = options;
+    String top = options.dataDir() == null ? topYaml : "data_dir: " + options.dataDir() + "\n" + topYaml;
+    this.policy = policy(fake, apiYaml, top);
+    this.gateway = startGateway();
+  }
+
+  /** A gateway on the harness's policy and fake; with a data directory, on its journal and audit log. */
+  Gateway startGateway() {
+    Sluice.Builder sb = Sluice.builder().random(42).secrets(n -> Optional.ofNullable(ENV.get(n)));
+    if (options.dataDir() != null) {
+      sb.journalFromPolicy().auditFromPolicy(n -> Optional.empty());
+    }
+    Gateway.Builder gb = Gateway.builder(policy)
+        .env(n -> Optional.ofNullable(ENV.get(n)))
         .listen(new ListenAddress("127.0.0.1", 0))
-        .stopTimeout(Duration.ofSeconds(1))
-        .sluice(Sluice.builder().random(42).secrets(n -> Optional.ofNullable(env.get(n))))
-        .transportSettings(TransportSettings.defaults().withTaskHeader("Sluice-Task"))
-        .start();
+        .stopTimeout(Duration.ofSeconds(10))
+        .sluice(options.sluice().apply(sb))
+        .transportSettings(options.transport().apply(TransportSettings.defaults().withTaskHeader("Sluice-Task")));
+    gb = options.gateway().apply(gb);
+    return options.awaitReady() ? gb.start() : gb.bind();
+  }
+
+  /** Stops the gateway gracefully and starts a new one on the same policy, fake and data directory. */
+  void restart() {
+    gateway.close();
+    gateway = startGateway();
   }
 
   static Policy policy(FakeProvider fake, String apiYaml, String topYaml) {
@@ -63,7 +121,8 @@ final class GatewayHarness implements AutoCloseable {
         + "  other:\n"
         + "    base_url: " + fake.baseUri() + "\n"
         + "agents:\n"
-        + "  - {id: bot, token_env: BOT_TOKEN, providers: [api]}\n";
+        + "  - {id: bot, token_env: BOT_TOKEN, providers: [api]}\n"
+        + "  - {id: bot2, token_env: BOT2_TOKEN, providers: [api]}\n";
     return PolicyLoader.parse(yaml, "gateway-test.yaml");
   }
 
