@@ -621,11 +621,15 @@ public final class Engine {
   }
 
   private void attemptDone(Action a, AttemptResult r, Throwable error) {
+    handleAttempt(a, r, error);
+    checkIdle(); // after the result's consequences were handed to the action log (the journal)
+  }
+
+  private void handleAttempt(Action a, AttemptResult r, Throwable error) {
     Instant now = scheduler.now();
     Lane lane = a.lane;
     lane.inFlight--;
     a.inFlight = false;
-    checkIdle();
     a.transportFuture = null;
     if (a.done) { // cancelled while in flight
       pump(lane, now);

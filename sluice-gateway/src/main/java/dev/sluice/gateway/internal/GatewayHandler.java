@@ -456,12 +456,14 @@ public final class GatewayHandler extends Handler.Abstract {
         response.getHeaders().put("x-should-retry", "false");
       }
       r.headers().asMap().forEach((name, values) -> {
-        // Date: the gateway's server already sends one; two Date fields would be invalid. On a
-        // relayed failure the provider's x-should-retry would contradict Sluice's own; its
-        // Retry-After is kept only for a read, where waiting and asking again is safe — for a
-        // write it would invite a repeat Sluice has already decided against.
-        boolean retryHint = failed && (name.equalsIgnoreCase("x-should-retry")
-            || (write && (name.equalsIgnoreCase("retry-after") || name.equalsIgnoreCase("retry-after-ms"))));
+        // Date: the gateway's server already sends one; two Date fields would be invalid. A
+        // relayed failure is a client error or conflict, which the engine judged a repeat cannot
+        // fix: the provider's retry hints would contradict x-should-retry: false and invite an SDK
+        // in front of Sluice to multiply attempts. (Where waiting is the next safe action — a
+        // rate limit or quota — the answer is a problem document whose Retry-After comes from
+        // the scope's hold, which the provider's own Retry-After set.)
+        boolean retryHint = failed && (name.equalsIgnoreCase("x-should-retry") || name.equalsIgnoreCase("retry-after")
+            || name.equalsIgnoreCase("retry-after-ms"));
         if (!Http.hopByHop(name) && !name.equalsIgnoreCase("content-type") && !name.equalsIgnoreCase("date") && !retryHint) {
           values.forEach(v -> response.getHeaders().add(name, v));
         }
