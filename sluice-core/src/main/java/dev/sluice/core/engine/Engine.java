@@ -235,7 +235,8 @@ public final class Engine {
 
   /**
    * Stops sending for good (a graceful shutdown): no further attempt leaves — queued and delayed
-   * actions stay where they are (with a journal, for the next start to resume) — while attempts
+   * actions stay where they are, not even expired by their max_wait (with a journal, for the next
+   * start to resume) — while attempts
    * already in flight run to their end and their results are handled as usual (a retry they call
    * for is scheduled, not sent). Idempotent.
    *
@@ -462,8 +463,8 @@ public final class Engine {
   }
 
   private void expireIfDue(Action a, Instant now) {
-    if (a.done || !a.queued || a.expireAt.isAfter(now)) {
-      return;
+    if (a.done || !a.queued || a.expireAt.isAfter(now) || !sending) {
+      return; // stopped: a waiting action is left as it is, for the next start to resume (and expire)
     }
     String what = a.expireCode == OutcomeCode.DEADLINE_EXCEEDED ? "the task's deadline (" + a.expireAt + ")"
         : "the class " + a.request.requestClass().name() + "'s max_wait of " + seconds(a.request.requestClass().maxWait());
