@@ -203,17 +203,19 @@ class DurableGatewayTest {
       assertThat(h.get("/api/v1/invoices/inv_1", null).statusCode()).isEqualTo(401);
       assertThat(h.get("/api/v1/invoices/inv_1", "wrong-token-value-zzz-123").statusCode()).isEqualTo(401);
       assertThat(h.get("/v1/scopes", GatewayHarness.SECRET).statusCode()).isEqualTo(401);
+      assertThat(h.get("/v1/scopes", GatewayHarness.AGENT_TOKEN).statusCode()).isEqualTo(401);
       assertThat(h.fake.attempts()).isEmpty();
     }
     String audit;
     try (Stream<Path> files = Files.walk(dir.resolve("data").resolve("audit"))) {
       audit = files.filter(Files::isRegularFile).map(DurableGatewayTest::read).collect(Collectors.joining("\n"));
     }
-    assertThat(audit.lines().filter(l -> l.contains("gateway_auth_refused")).toList()).hasSize(3)
+    assertThat(audit.lines().filter(l -> l.contains("gateway_auth_refused")).toList()).hasSize(4)
         .anySatisfy(l -> assertThat(l).contains("\"reason\":\"missing_token\"", "\"endpoint\":\"agent\"", "\"target\":\"api\""))
         .anySatisfy(l -> assertThat(l).contains("\"reason\":\"unknown_token\"", "\"endpoint\":\"agent\""))
-        .anySatisfy(l -> assertThat(l).contains("\"reason\":\"unknown_token\"", "\"endpoint\":\"admin\""));
-    assertThat(audit).doesNotContain("wrong-token-value-zzz-123").doesNotContain(GatewayHarness.SECRET);
+        .anySatisfy(l -> assertThat(l).contains("\"reason\":\"unknown_token\"", "\"endpoint\":\"admin\""))
+        .anySatisfy(l -> assertThat(l).contains("\"reason\":\"agent_token_not_allowed\"", "\"endpoint\":\"admin\""));
+    assertThat(audit).doesNotContain("wrong-token-value-zzz-123").doesNotContain(GatewayHarness.SECRET).doesNotContain(GatewayHarness.AGENT_TOKEN);
   }
 
   private static String read(Path p) {

@@ -228,7 +228,7 @@ public final class GatewayHandler extends Handler.Abstract {
     Optional<String> token = Tokens.bearer(request.getHeaders().get("Authorization"));
     Optional<String> agentId = token.flatMap(agentTokens::owner);
     if (agentId.isEmpty()) {
-      unauthorized(request, response, callback, token.isPresent(), "agent", providerId);
+      unauthorized(request, response, callback, token.isPresent() ? "unknown_token" : "missing_token", "agent", providerId);
       return;
     }
     Agent agent = policy.agent(agentId.get()).orElseThrow();
@@ -268,6 +268,10 @@ public final class GatewayHandler extends Handler.Abstract {
       try {
         submit(request, response, callback, agent, providerId, finalTarget, rest, body);
       } catch (RuntimeException e) {
+        if (phase == Phase.STOPPING) {
+          notServing(response, callback); // Sluice closed between the check and the start: nothing was queued
+          return;
+        }
         LOG.warn("internal error on {} {}: {}", request.getMethod(), safePath(request), e.getClass().getSimpleName());
         refuse(response, callback, 500, "internal_error", "Internal error", "the gateway failed on this request",
             "if it was a write, check the provider before repeating it");
@@ -290,8 +294,7 @@ public final class GatewayHandler extends Handler.Abstract {
   }
 
   /** A missing or unknown token: 401, logged and audited without the token's value. */
-  private void unauthorized(Request request, Response response, Callback callback, boolean tokenSent, String realm, String firstSegment) {
-    String reason = tokenSent ? "unknown_token" : "missing_token";
+  private void unauthorized(Request request, Response response, Callback callback, String reason, String realm, String firstSegment) {
     LOG.info("refused {} {}: {} ({} endpoint)", request.getMethod(), safePath(request), reason, realm);
     Sluice s = sluice;
     if (s != null) {
@@ -511,7 +514,8 @@ public final class GatewayHandler extends Handler.Abstract {
     boolean actionRead = seg.length == 3 && seg[1].equals("actions") && method.equals("GET");
     boolean taskCall = seg.length == 3 && seg[1].equals("tasks") && (method.equals("GET") || method.equals("DELETE"));
     if (!operator && !((actionRead || taskCall) && agent.isPresent())) {
-      unauthorized(request, response, callback, token.isPresent(), "admin", "v1");
+      unauthorized(request, response, callback, token.isEmpty() ? "missing_token" : agent.isPresent() ? "agent_token_not_allowed" : "unknown_token",
+          "admin", "v1");
       return;
     }
     Sluice s = sluice;

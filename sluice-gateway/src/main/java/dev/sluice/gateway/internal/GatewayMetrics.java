@@ -34,20 +34,35 @@ public final class GatewayMetrics {
     this.policy = policy;
   }
 
-  /** Wraps the engine's transport so that every attempt is counted when its result is known. */
+  /**
+   * Wraps the engine's transport so that every attempt is counted when its result is known —
+   * before the engine hears of it, so that a scrape after the agent's answer includes the attempt.
+   * Cancelling the returned future (the engine aborting an attempt) cancels the transport's.
+   */
   public Transport count(Transport inner) {
     return request -> {
       CompletableFuture<AttemptResult> f = inner.send(request);
       Provider p = policy.providers().get(request.scope().provider());
       String requestClass = p == null ? "unknown" : classOf(p, request.method(), request.target());
+      CompletableFuture<AttemptResult> out = new CompletableFuture<>();
       f.whenComplete((r, e) -> {
         String status = r instanceof AttemptResult.Response resp ? String.valueOf(resp.status())
             : r instanceof AttemptResult.Failure fail ? fail.kind().code() : "error";
         Counter.builder("sluice.attempts").description("attempts that left for a provider")
             .tag("provider", request.scope().provider()).tag("scope", request.scope().scope())
             .tag("class", requestClass).tag("status", status).register(registry).increment();
+        if (e != null) {
+          out.completeExceptionally(e);
+        } else {
+          out.complete(r);
+        }
       });
-      return f;
+      out.whenComplete((r, e) -> {
+        if (out.isCancelled()) {
+          f.cancel(true);
+        }
+      });
+      return out;
     };
   }
 
