@@ -124,6 +124,8 @@ class DurableGatewayTest {
       assertThat(doneB.statusCode()).isEqualTo(201);
       assertThat(doneC.statusCode()).isEqualTo(201);
       assertThat(doneC.body()).as("resumed in this process: the provider's answer, body included").contains("\"amount\"");
+      String idC = locationC.substring(locationC.lastIndexOf('/') + 1);
+      assertThat(h.send(agentGet(h, "/v1/tasks/c")).body()).as("the task view lists the resumed action").contains("\"id\":\"" + idC + "\"");
       assertThat(posts(h.fake)).extracting(p -> p.idempotencyKey().orElseThrow()).containsExactly("k-a", "k-b", "k-c");
       assertThat(h.fake.records("transfers")).extracting(StoredRecord::idempotencyKey)
           .containsExactlyInAnyOrder(java.util.Optional.of("k-a"), java.util.Optional.of("k-b"), java.util.Optional.of("k-c"));
