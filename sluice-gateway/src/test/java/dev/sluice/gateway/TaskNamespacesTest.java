@@ -29,6 +29,9 @@ class TaskNamespacesTest {
     try (GatewayHarness h = new GatewayHarness(fake, ROUTE)) {
       HttpResponse<String> mine = call(h, GatewayHarness.AGENT_TOKEN,
           HttpRequest.newBuilder(h.uri("/api/v1/invoices/inv_1")).header("Sluice-Task", "shared").header("Prefer", "respond-async"));
+      assertThat(mine.statusCode()).isEqualTo(202);
+      // The 429 has been answered and bot's read waits for the scope's hold before bot2 calls.
+      awaitWaiting(h, GatewayHarness.AGENT_TOKEN, mine.headers().firstValue("Location").orElseThrow());
       HttpResponse<String> theirs = call(h, GatewayHarness.AGENT2_TOKEN,
           HttpRequest.newBuilder(h.uri("/api/v1/invoices/inv_2")).header("Sluice-Task", "shared").header("Prefer", "respond-async"));
       assertThat(mine.statusCode()).isEqualTo(202);
@@ -59,6 +62,21 @@ class TaskNamespacesTest {
       assertThat(ops.body()).contains("\"agents\":[\"bot2\"]", "\"cancelled\":1");
       // Only the first read ever left (the 429); neither waiting read was sent.
       assertThat(h.fake.attempts()).hasSize(1);
+    }
+  }
+
+  private static void awaitWaiting(GatewayHarness h, String token, String location) {
+    long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!call(h, token, HttpRequest.newBuilder(h.uri(location))).body().contains("\"state\":\"waiting\"")) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("the action never waited");
+      }
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
     }
   }
 }
