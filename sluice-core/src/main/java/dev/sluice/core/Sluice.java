@@ -223,7 +223,6 @@ public final class Sluice implements AutoCloseable {
     return Optional.ofNullable(live.get(id));
   }
 
-  /** The policy in force. */
   /**
    * A reader of this instance's audit log, holding its encryption key (if any) so payloads come
    * back decrypted; empty when no audit log is written. Callers decide who may see it (the
@@ -233,14 +232,7 @@ public final class Sluice implements AutoCloseable {
     return audit.map(a -> a.log().settings()).map(s -> new dev.sluice.core.audit.AuditReader(s.dir(), s.encryption().stream().toList()));
   }
 
-  /**
-   * Appends an event of the caller's to the audit log (after the engine's events already queued);
-   * a no-op without one. Metadata only: string, integer or boolean values, never a secret.
-   */
-  public void auditEvent(String event, Map<String, Object> fields) {
-    audit.ifPresent(a -> a.event(event, scheduler.now(), fields));
-  }
-
+  /** The policy in force. */
   public Policy policy() {
     return policy;
   }
@@ -397,6 +389,53 @@ public final class Sluice implements AutoCloseable {
       n += lane.engine().cancel(taskId);
     }
     return n;
+  }
+
+  /**
+   * Graceful stop, first half: no further attempt leaves (queued and delayed calls stay where they
+   * are — with a journal, open for the next start to resume), while attempts already in flight run
+   * to their end for up to {@code bound} and their outcomes are handled and journaled as usual (the
+   * journal has committed them when this returns true).
+   * Call {@link #close()} afterwards. Idempotent.
+   *
+   * @return true when no attempt was still in flight at the end
+   */
+  public boolean stopSending(Duration bound) {
+    Objects.requireNonNull(bound, "bound");
+    CompletableFuture<?>[] idle = lanes.values().stream().map(l -> l.engine().stopSending()).toArray(CompletableFuture[]::new);
+    long end = System.nanoTime() + Math.max(0, bound.toNanos());
+    try {
+      CompletableFuture.allOf(idle).get(Math.max(0, bound.toMillis()), java.util.concurrent.TimeUnit.MILLISECONDS);
+      if (writer.isPresent()) {
+        // What the last attempts changed is committed before this returns: action() then reads final states.
+        writer.get().barrier().get(Math.max(0, end - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+      }
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Appends an event that is not an action's step to the audit log, when one is configured (e.g.
+   * the gateway's refused authentication). Fields must carry no secret: never a token, header
+   * value or body.
+   *
+   * @return whether an audit log received it
+   */
+  public boolean auditEvent(String event, Map<String, ?> fields) {
+    Objects.requireNonNull(event, "event");
+    Objects.requireNonNull(fields, "fields");
+    if (audit.isEmpty() || closed) {
+      return false;
+    }
+    audit.get().event(event, scheduler.now(), new LinkedHashMap<>(fields));
+    return true;
   }
 
   /** Every provider scope's record, in the seed's shape, ordered by provider then scope. */

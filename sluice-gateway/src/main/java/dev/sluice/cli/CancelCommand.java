@@ -16,15 +16,21 @@ final class CancelCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
   @CommandLine.Mixin AdminClient admin = new AdminClient();
 
-  @Parameters(paramLabel = "TASK", description = "The task id (the agents' Sluice-Task).")
+  @Parameters(paramLabel = "TASK", description = "The task id (the agent's Sluice-Task).")
   String task;
 
-  @Option(names = "--json", description = "Print the gateway's JSON answer: {\"task\", \"cancelled\"}.")
+  @Option(names = "--agent", paramLabel = "AGENT",
+      description = "Cancel only this agent's task of that name (task ids are per agent). Default: every agent that has actions of it.")
+  String agent;
+
+  @Option(names = "--json", description = "Print the gateway's JSON answer: {\"task\", \"agents\", \"cancelled\"}.")
   boolean json;
 
   @Override
   public Integer call() throws Exception {
-    HttpResponse<String> r = admin.send("DELETE", "/v1/tasks/" + URLEncoder.encode(task, StandardCharsets.UTF_8).replace("+", "%20"));
+    String path = "/v1/tasks/" + URLEncoder.encode(task, StandardCharsets.UTF_8).replace("+", "%20")
+        + (agent == null ? "" : "?agent=" + URLEncoder.encode(agent, StandardCharsets.UTF_8));
+    HttpResponse<String> r = admin.send("DELETE", path);
     if (r.statusCode() != 200) {
       spec.commandLine().getErr().println("sluice cancel: the gateway answered " + r.statusCode());
       return CliErrors.INTERNAL;

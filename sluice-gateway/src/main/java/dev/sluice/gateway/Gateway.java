@@ -14,7 +14,9 @@ import dev.sluice.mcp.McpHttpEndpoint;
 import dev.sluice.mcp.McpSettings;
 import org.eclipse.jetty.server.Handler;
 import dev.sluice.gateway.internal.GatewayMetrics;
+import dev.sluice.gateway.internal.TargetFormConnectionFactory;
 import dev.sluice.gateway.internal.Tokens;
+import java.util.concurrent.CompletableFuture;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +30,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -56,25 +57,31 @@ import org.slf4j.LoggerFactory;
  * {@code allow_plain_http} (a hand-built policy skips the loader's check; this one does not);
  * an agent or operator token that cannot be read. {@code allow_plain_http} is logged as a warning.
  *
- * <p>{@link #close()} is graceful: it stops accepting, lets requests in flight finish for up to
- * {@link Builder#stopTimeout} (default 10 s), then closes Sluice (pending calls end {@code
- * cancelled}; with the journal they will stay queued for the next start).
+ * <p>{@link #close()} is graceful: it stops taking calls, lets attempts in flight finish for up to
+ * {@link Builder#stopTimeout} (default 10 s), leaves queued and delayed actions in the journal for
+ * the next start, then closes Sluice.
  */
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
 
   private final Server server;
-  private final Sluice sluice;
   private final URI uri;
   private final GatewayHandler handler;
-  private final McpHttpEndpoint mcp;
+  private final LateMcp mcp;
+  private final GatewayMetrics metrics;
+  private final Duration stopTimeout;
+  private final CompletableFuture<Sluice> started;
+  private volatile boolean closed;
 
-  private Gateway(Server server, Sluice sluice, URI uri, GatewayHandler handler, McpHttpEndpoint mcp) {
+  private Gateway(Server server, URI uri, GatewayHandler handler, LateMcp mcp, GatewayMetrics metrics, Duration stopTimeout,
+      CompletableFuture<Sluice> started) {
     this.server = server;
-    this.sluice = sluice;
     this.uri = uri;
     this.handler = handler;
     this.mcp = mcp;
+    this.metrics = metrics;
+    this.stopTimeout = stopTimeout;
+    this.started = started;
   }
 
   /** A builder for a gateway enforcing this policy. */
@@ -87,21 +94,71 @@ public final class Gateway implements AutoCloseable {
     return uri;
   }
 
-  /** The facade behind the gateway. */
-  public Sluice sluice() {
-    return sluice;
+  /**
+   * Completes once Sluice runs behind the gateway (the journal's open actions resumed) and
+   * {@code /readyz} answers 200; fails when Sluice could not start.
+   */
+  public CompletableFuture<Gateway> ready() {
+    return started.thenApply(s -> this);
   }
 
+  /**
+   * The facade behind the gateway.
+   *
+   * @throws IllegalStateException while the gateway is still starting (see {@link #ready()})
+   */
+  public Sluice sluice() {
+    if (!started.isDone() || started.isCompletedExceptionally()) {
+      throw new IllegalStateException("the gateway is not ready yet (or failed to start)");
+    }
+    return started.join();
+  }
+
+  /**
+   * Counts one escalation in {@code sluice_escalations_total{provider}} (for the escalation
+   * endpoints, when a person is handed an uncertain write).
+   */
+  public void countEscalation(String provider) {
+    metrics.escalated(provider);
+  }
+
+  /**
+   * Graceful stop: {@code /readyz} turns 503 and new agent calls are refused (503, nothing sent);
+   * attempts in flight run to their end for up to the stop timeout and their agents get their
+   * answers; queued and delayed actions stay in the journal for the next start, and the agents
+   * still waiting for them are told so ({@code gateway_stopping}, with the action's
+   * {@code Location}); then the listener closes and Sluice stops. Idempotent.
+   */
   @Override
   public void close() {
-    handler.ready(false);
+    if (closed) {
+      return;
+    }
+    closed = true;
+    handler.stopping();
+    Sluice s = null;
+    mcp.closeSessions(); // an MCP client's open listening stream would otherwise hold the stop to its timeout
     try {
-      mcp.closeSessions();
+      s = started.get(stopTimeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      LOG.warn("closing a gateway that did not finish starting: {}", e.getClass().getSimpleName());
+    }
+    try {
+      if (s != null) {
+        if (!s.stopSending(stopTimeout)) {
+          LOG.warn("attempts still in flight after {} s; they are cut off now (the journal resolves them at the next start)",
+              stopTimeout.toSeconds());
+        }
+        handler.releaseWaiting();
+      }
       server.stop();
     } catch (Exception e) {
       LOG.warn("gateway did not stop cleanly: {}", e.toString());
     } finally {
-      sluice.close();
+      mcp.stopEndpoint();
+      if (s != null) {
+        s.close();
+      }
     }
   }
 
@@ -115,6 +172,7 @@ public final class Gateway implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private int registryCapacity = 100_000;
     private TransportSettings transportSettings = TransportSettings.defaults();
+    private Duration idleTimeout = Duration.ofMinutes(5);
 
     private Builder(Policy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
@@ -157,6 +215,15 @@ public final class Gateway implements AutoCloseable {
       return this;
     }
 
+    /**
+     * How long an idle keep-alive connection stays open; default 5 minutes. A connection waiting
+     * for an outcome is never cut by it.
+     */
+    public Builder idleTimeout(Duration d) {
+      this.idleTimeout = Objects.requireNonNull(d, "idleTimeout");
+      return this;
+    }
+
     /** The clock for due times and Retry-After in answers; default UTC wall clock (use the engine's in tests). */
     public Builder clock(Clock c) {
       this.clock = Objects.requireNonNull(c, "clock");
@@ -164,11 +231,33 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * Starts the gateway and returns once it accepts connections.
+     * Starts the gateway and returns once it is ready: listening, and Sluice running with the
+     * journal's open actions resumed ({@link #bind()}, then {@link Gateway#ready()}).
      *
      * @throws IllegalStateException when the policy cannot be served (the message says why, never a secret)
      */
     public Gateway start() {
+      Gateway g = bind();
+      try {
+        return g.ready().join();
+      } catch (java.util.concurrent.CompletionException e) {
+        g.close();
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IllegalStateException("the gateway could not start: " + e.getCause(), e.getCause());
+      }
+    }
+
+    /**
+     * Checks the policy, binds the listener and returns at once; Sluice (and the resumption of the
+     * journal's open actions) starts on another thread. Until {@link Gateway#ready()} completes,
+     * {@code /healthz} answers 200, {@code /readyz} 503, and agent calls 503 {@code not_ready}
+     * (nothing queued or sent).
+     *
+     * @throws IllegalStateException when the policy cannot be served or the address cannot be bound
+     */
+    public Gateway bind() {
       for (Provider p : policy.providers().values()) {
         if (GatewayHandler.RESERVED.contains(p.id()) || p.id().equals("mcp")) {
           throw new IllegalStateException("provider '" + p.id() + "' is named like a gateway endpoint (" + GatewayHandler.RESERVED + " and mcp); rename it");
@@ -201,10 +290,7 @@ public final class Gateway implements AutoCloseable {
       }
 
       GatewayMetrics metrics = new GatewayMetrics(policy);
-      Sluice.Builder sb = sluice != null ? sluice : Sluice.builder().secrets(env);
-      Sluice s = sb.policy(policy).transportSettings(transportSettings.withMaxResponseBytes(policy.gateway().maxResponseBodyBytes())).maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count).build();
-      metrics.watch(s, clock);
-      GatewayHandler handler = new GatewayHandler(s, new Tokens(agentTokens),
+      GatewayHandler handler = new GatewayHandler(policy, new Tokens(agentTokens),
           new dev.sluice.gateway.internal.OperatorAccess(new Tokens(operator), permissions), new ActionRegistry(registryCapacity), metrics, clock);
 
       QueuedThreadPool pool = new QueuedThreadPool();
@@ -217,21 +303,20 @@ public final class Gateway implements AutoCloseable {
       http.setRequestHeaderSize(policy.gateway().maxHeaderBytes());
       // The gateway judges paths itself (PathSafety) so that refusals are problem documents, not Jetty's 400 page.
       http.setUriCompliance(UriCompliance.UNSAFE);
-      ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+      ServerConnector connector = new ServerConnector(server, new TargetFormConnectionFactory(http));
       ListenAddress at = listen != null ? listen : policy.listen();
       connector.setHost(at.host());
       connector.setPort(at.port());
-      connector.setIdleTimeout(Duration.ofMinutes(5).toMillis());
+      connector.setIdleTimeout(idleTimeout.toMillis());
       server.addConnector(connector);
-      // MCP over streamable HTTP at /mcp, on the same engine; every other path is the gateway's.
-      McpHttpEndpoint mcp = McpHttpEndpoint.create(s, agentTokens, McpSettings.defaults().withClock(clock));
+      // MCP over streamable HTTP at /mcp, on the same engine once it runs; every other path is the gateway's.
+      LateMcp mcp = new LateMcp(server);
       server.setHandler(new GracefulHandler(new Handler.Sequence(mcp, handler)));
       server.setStopTimeout(stopTimeout.toMillis());
       server.setErrorHandler(new ProblemErrorHandler());
       try {
         server.start();
       } catch (Exception e) {
-        s.close();
         try {
           server.stop();
         } catch (Exception ignored) {
@@ -241,9 +326,25 @@ public final class Gateway implements AutoCloseable {
       }
       String host = at.host().contains(":") ? "[" + at.host() + "]" : at.host();
       URI uri = URI.create("http://" + host + ":" + connector.getLocalPort());
-      handler.ready(true);
-      LOG.info("gateway listening on {} ({} provider(s), {} agent(s))", uri, policy.providers().size(), policy.agents().size());
-      return new Gateway(server, s, uri, handler, mcp);
+      LOG.info("gateway listening on {} ({} provider(s), {} agent(s)); resuming the journal", uri, policy.providers().size(), policy.agents().size());
+
+      Sluice.Builder sb = sluice != null ? sluice : Sluice.builder().secrets(env);
+      sb.policy(policy).transportSettings(transportSettings.withMaxResponseBytes(policy.gateway().maxResponseBodyBytes()))
+          .maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count);
+      CompletableFuture<Sluice> started = new CompletableFuture<>();
+      Thread.ofVirtual().name("sluice-gateway-start").start(() -> {
+        try {
+          Sluice s = sb.build(); // opens the journal and resumes its open actions
+          metrics.watch(s, clock);
+          handler.attach(s);
+          mcp.attach(McpHttpEndpoint.create(s, agentTokens, McpSettings.defaults().withClock(clock)));
+          LOG.info("gateway ready on {}", uri);
+          started.complete(s);
+        } catch (RuntimeException e) {
+          started.completeExceptionally(e);
+        }
+      });
+      return new Gateway(server, uri, handler, mcp, metrics, stopTimeout, started);
     }
 
     private String read(String who, SecretRef ref) {

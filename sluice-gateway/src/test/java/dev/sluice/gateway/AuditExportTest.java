@@ -87,7 +87,7 @@ class AuditExportTest {
       assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/x-ndjson"));
       assertThat(one).extracting(n -> n.path("event").asText()).containsSubsequence("action_requested", "action_sent", "action_result");
       assertThat(one).allSatisfy(n -> {
-        assertThat(n.path("fields").path("task").asText()).isEqualTo("t-one");
+        assertThat(n.path("fields").path("task").asText()).isEqualTo("bot/t-one"); // the gateway records agent/task
         assertThat(n.path("payload").asText()).isEqualTo("decrypted");
       });
       JsonNode result = one.stream().filter(n -> n.path("event").asText().equals("action_result")).findFirst().orElseThrow();

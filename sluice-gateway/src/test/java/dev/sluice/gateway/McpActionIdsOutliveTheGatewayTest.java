@@ -40,8 +40,7 @@ class McpActionIdsOutliveTheGatewayTest {
           - {method: POST, path: "/v1/transfers", class: idempotent_write,
              lookup: {method: GET, path: "/v1/transfers?idempotency_key={idempotency_key}"}}
         """, "data_dir: \"" + dir.resolve("data").toString().replace("\\", "/") + "\"\n");
-    Map<String, String> env = Map.of("API_TOKEN", GatewayHarness.SECRET, "BOT_TOKEN", GatewayHarness.AGENT_TOKEN, "OPS_TOKEN",
-        GatewayHarness.OPERATOR_TOKEN);
+    Map<String, String> env = GatewayHarness.ENV;
     return Gateway.builder(policy).env(n -> Optional.ofNullable(env.get(n))).listen(new ListenAddress("127.0.0.1", 0)).stopTimeout(Duration.ofSeconds(1))
         .sluice(Sluice.builder().secrets(n -> Optional.ofNullable(env.get(n))).journalFromPolicy()).start();
   }

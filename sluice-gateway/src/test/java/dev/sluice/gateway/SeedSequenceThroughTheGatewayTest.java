@@ -56,7 +56,7 @@ class SeedSequenceThroughTheGatewayTest {
         assertThat(a.status()).isEqualTo(200);
         assertThat(a.arrivedAt()).isAfterOrEqualTo(heldUntil);
       });
-      assertThat(attempts.subList(1, 4)).extracting(a -> a.task().orElseThrow()).containsExactlyInAnyOrder("task-1", "task-2", "task-3");
+      assertThat(attempts.subList(1, 4)).extracting(a -> a.task().orElseThrow()).containsExactlyInAnyOrder("bot/task-1", "bot/task-2", "bot/task-3");
       assertThat(attempts.subList(1, 4)).extracting(Attempt::arrivedAt).doesNotHaveDuplicates();
       // What the agents were told matches what the provider saw.
       int told = responses.stream().mapToInt(r -> Integer.parseInt(r.headers().firstValue("Sluice-Attempts").orElseThrow())).sum();

@@ -8,8 +8,13 @@ import java.util.Objects;
 /** What came back from one attempt: a complete HTTP response, or a transport failure. */
 public sealed interface AttemptResult {
 
-  /** A complete response. Only a bounded prefix of the body is kept for classification. */
-  record Response(int status, Headers headers, byte[] bodyPrefix) implements AttemptResult {
+  /**
+   * A response: its status and head arrived complete. Only a bounded prefix of the body is kept
+   * for classification. {@code bodyTooLarge}: the body was longer than the transport's cap, so it
+   * was not read ({@code bodyPrefix} is then empty); the status still stands — the provider
+   * answered, and for a write its effect is what the status says.
+   */
+  record Response(int status, Headers headers, byte[] bodyPrefix, boolean bodyTooLarge) implements AttemptResult {
     /** The most body bytes kept for classification (provider error bodies are small). */
     public static final int BODY_PREFIX_LIMIT = 64 * 1024;
 
@@ -19,6 +24,16 @@ public sealed interface AttemptResult {
       }
       Objects.requireNonNull(headers, "headers");
       bodyPrefix = bodyPrefix == null ? new byte[0] : Arrays.copyOf(bodyPrefix, Math.min(bodyPrefix.length, BODY_PREFIX_LIMIT));
+    }
+
+    /** A response whose body (its first {@link #BODY_PREFIX_LIMIT} bytes) was read. */
+    public Response(int status, Headers headers, byte[] bodyPrefix) {
+      this(status, headers, bodyPrefix, false);
+    }
+
+    /** A response whose body was over the transport's cap and was not read. */
+    public static Response bodyOverCap(int status, Headers headers) {
+      return new Response(status, headers, new byte[0], true);
     }
 
     public Response(int status, Headers headers) {
@@ -36,7 +51,8 @@ public sealed interface AttemptResult {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Response r && r.status == status && r.headers.equals(headers) && Arrays.equals(r.bodyPrefix, bodyPrefix);
+      return o instanceof Response r && r.status == status && r.headers.equals(headers) && Arrays.equals(r.bodyPrefix, bodyPrefix)
+          && r.bodyTooLarge == bodyTooLarge;
     }
 
     @Override
@@ -46,7 +62,7 @@ public sealed interface AttemptResult {
 
     @Override
     public String toString() {
-      return "Response[" + status + ", " + headers.names() + ", " + bodyPrefix.length + " body bytes]";
+      return "Response[" + status + ", " + headers.names() + ", " + (bodyTooLarge ? "body over the cap" : bodyPrefix.length + " body bytes") + "]";
     }
   }
 

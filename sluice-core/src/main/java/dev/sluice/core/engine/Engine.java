@@ -112,6 +112,10 @@ public final class Engine {
   private final ArrayDeque<Runnable> completions = new ArrayDeque<>();
   private long nextActionId = 1;
   private final ActionLog log;
+  /** Guarded by the lock: false once {@link #stopSending()} was called; nothing leaves after that. */
+  private boolean sending = true;
+  /** Completes once sending has stopped and no attempt is in flight. */
+  private final CompletableFuture<Void> idle = new CompletableFuture<>();
 
   /** The budget of the look-ups of one reconciliation: the seed's read class. */
   public static final RequestClass LOOKUP_BUDGET = RequestClass.SEED_READ;
@@ -227,6 +231,31 @@ public final class Engine {
   public int cancel(String taskId) {
     Objects.requireNonNull(taskId, "taskId");
     return locked(() -> doCancel(taskId));
+  }
+
+  /**
+   * Stops sending for good (a graceful shutdown): no further attempt leaves — queued and delayed
+   * actions stay where they are, not even expired by their max_wait (with a journal, for the next
+   * start to resume) — while attempts
+   * already in flight run to their end and their results are handled as usual (a retry they call
+   * for is scheduled, not sent). Idempotent.
+   *
+   * @return completes once no attempt of this engine is in flight
+   */
+  public CompletableFuture<Void> stopSending() {
+    locked(() -> {
+      sending = false;
+      checkIdle();
+      return null;
+    });
+    return idle;
+  }
+
+  private void checkIdle() {
+    if (!sending && !idle.isDone() && lanes.values().stream().allMatch(l -> l.inFlight == 0)) {
+      // Not completed here, under the lock: a dependent may call the engine.
+      CompletableFuture.runAsync(() -> idle.complete(null));
+    }
   }
 
   /** Every known scope's record (the seed's shape). */
@@ -434,8 +463,8 @@ public final class Engine {
   }
 
   private void expireIfDue(Action a, Instant now) {
-    if (a.done || !a.queued || a.expireAt.isAfter(now)) {
-      return;
+    if (a.done || !a.queued || a.expireAt.isAfter(now) || !sending) {
+      return; // stopped: a waiting action is left as it is, for the next start to resume (and expire)
     }
     String what = a.expireCode == OutcomeCode.DEADLINE_EXCEEDED ? "the task's deadline (" + a.expireAt + ")"
         : "the class " + a.request.requestClass().name() + "'s max_wait of " + seconds(a.request.requestClass().maxWait());
@@ -451,6 +480,9 @@ public final class Engine {
   private static final Comparator<Action> DUE_ORDER = Comparator.comparing((Action a) -> a.dueAt).thenComparingLong(a -> a.seq);
 
   private void pump(Lane lane, Instant now) {
+    if (!sending) {
+      return; // stopped: what waits stays waiting (and journaled) for the next start
+    }
     while (!lane.delayed.isEmpty() && !lane.delayed.peek().dueAt.isAfter(now)) {
       Action a = lane.delayed.poll();
       if (a.queued && !a.done) {
@@ -590,6 +622,11 @@ public final class Engine {
   }
 
   private void attemptDone(Action a, AttemptResult r, Throwable error) {
+    handleAttempt(a, r, error);
+    checkIdle(); // after the result's consequences were handed to the action log (the journal)
+  }
+
+  private void handleAttempt(Action a, AttemptResult r, Throwable error) {
     Instant now = scheduler.now();
     Lane lane = a.lane;
     lane.inFlight--;

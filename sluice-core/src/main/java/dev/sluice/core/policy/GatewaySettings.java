@@ -10,8 +10,9 @@ import java.util.Optional;
  * @param operatorToken where the operator token is read from ({@code operator.token_env} or
  *     {@code operator.token_file}); absent: the admin API ({@code /v1/...}) answers 401 to everyone
  * @param maxRequestBodyBytes the largest request body an agent may send; larger: 413. Default 1 MiB
- * @param maxResponseBodyBytes the largest provider response body relayed; larger: the attempt
- *     fails as a truncated response. Default and maximum 64 KiB (what the engine keeps of an answer)
+ * @param maxResponseBodyBytes the largest provider response body relayed; larger: the body is not
+ *     read, the provider's status stands, and the agent gets {@code response_too_large}. Default and
+ *     maximum 64 KiB (what the engine keeps of an answer)
  * @param maxRequestHeaders the most header field lines a request may carry; more: 431. Default 100
  * @param maxHeaderBytes the largest request head (and provider response head relayed); larger:
  *     431 (502 for a response). Default 16 KiB

@@ -9,7 +9,15 @@ import dev.sluice.core.transport.internal.FailureMapping;
 import dev.sluice.core.transport.internal.FailureMapping.Stage;
 import dev.sluice.core.transport.internal.ForwardedHeaders;
 import java.io.ByteArrayOutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Optional;
+import dev.sluice.core.transport.internal.ForbiddenAddresses;
+import org.eclipse.jetty.util.Promise;
+import org.eclipse.jetty.util.SocketAddressResolver;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.List;
@@ -49,10 +57,16 @@ import org.slf4j.LoggerFactory;
  * <p>Failures say whether the request may have left. Only an exchange that never reached a
  * connection sent nothing: {@code connect_failed} or {@code connect_timeout}. Once the request began
  * on a connection, a failure without a response head is {@code reset_after_send} or {@code
- * read_timeout}, and a response cut short (or longer than the cap) is {@code truncated_response}:
- * the outcome is unknown. (Jetty's "committed" notification cannot draw the line: a reset can fail
+ * read_timeout}, and a response cut short is {@code truncated_response}: the outcome is unknown. A
+ * response whose head arrived but whose body is longer than the cap is a {@link
+ * AttemptResult.Response} with {@code bodyTooLarge} set and no body: the status is known. (Jetty's "committed" notification cannot draw the line: a reset can fail
  * the exchange before it is delivered, although the server read the whole request; see {@link
  * FailureMapping}.)
+ *
+ * <p>Addresses: every provider host (name or literal) is resolved at connect time through {@link
+ * TransportSettings#hostResolver()}, and the connection is refused — {@code connect_failed},
+ * nothing sent — when any address it resolves to is link-local or a cloud metadata endpoint
+ * ({@link ForbiddenAddresses}), so a name that points there is refused like a literal address.
  *
  * <p>{@link #send} never blocks: it hands the request to the client's selector and returns. The
  * returned future completes on one of the client's threads ({@code sluice-http-*}). Cancelling it
@@ -95,6 +109,7 @@ public final class JettyTransport implements Transport, AutoCloseable {
     client.setDefaultRequestContentType(null);
     client.setMaxConnectionsPerDestination(256);
     client.setMaxRequestsQueuedPerDestination(1 << 16);
+    client.setSocketAddressResolver(new GuardedResolver(settings.hostResolver(), pool));
     try {
       client.start();
     } catch (Exception e) {
@@ -194,6 +209,43 @@ public final class JettyTransport implements Transport, AutoCloseable {
     }
   }
 
+  /** Resolves through the configured resolver on the client's pool; refuses forbidden addresses. */
+  private static final class GuardedResolver implements SocketAddressResolver {
+    private final HostResolver resolver;
+    private final java.util.concurrent.Executor executor;
+
+    GuardedResolver(HostResolver resolver, java.util.concurrent.Executor executor) {
+      this.resolver = resolver;
+      this.executor = executor;
+    }
+
+    @Override
+    public void resolve(String host, int port, Map<String, Object> context, Promise<List<InetSocketAddress>> promise) {
+      executor.execute(() -> {
+        try {
+          String name = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+          List<InetAddress> addresses = resolver.resolve(name);
+          if (addresses.isEmpty()) {
+            throw new UnknownHostException("no address");
+          }
+          List<InetSocketAddress> out = new ArrayList<>();
+          for (InetAddress a : addresses) {
+            Optional<String> why = ForbiddenAddresses.why(a);
+            if (why.isPresent()) {
+              LOG.warn("refused to connect to provider host {}: it resolves to {}; nothing sent", name, why.get());
+              promise.failed(new UnknownHostException("refused: the host resolves to " + why.get()));
+              return;
+            }
+            out.add(new InetSocketAddress(a, port));
+          }
+          promise.succeeded(out);
+        } catch (UnknownHostException | RuntimeException e) {
+          promise.failed(e);
+        }
+      });
+    }
+  }
+
   /** One attempt's response listener: buffers the body up to the cap and maps the end. */
   private final class Exchange implements Response.Listener {
     final AttemptRequest attempt;
@@ -253,13 +305,16 @@ public final class JettyTransport implements Transport, AutoCloseable {
       if (result.getResponseFailure() == null && stage.get() == Stage.RESPONDING && !tooLarge && status >= 100 && status <= 599) {
         // Also when the request side failed: a server may answer early and close; its answer stands.
         out = new AttemptResult.Response(status, headers, body.toByteArray());
+      } else if (tooLarge && status >= 100 && status <= 599) {
+        // The head arrived complete: the provider answered with this status. Only the body is
+        // refused, so the outcome is known (not truncated_response); the caller learns it was too large.
+        LOG.warn("attempt {} of action {}: the response body is larger than the cap of {} bytes; status {} kept, body not read",
+            attempt.attempt(), attempt.actionId(), settings.maxResponseBytes(), status);
+        out = AttemptResult.Response.bodyOverCap(status, headers);
       } else {
         Throwable cause = result.getFailure();
         TransportFailure kind = FailureMapping.kind(stage.get(), cause);
-        if (tooLarge) {
-          LOG.warn("attempt {} of action {}: the response body is larger than the cap of {} bytes; aborted, reported as {}", attempt.attempt(),
-              attempt.actionId(), settings.maxResponseBytes(), kind.code());
-        } else if (!future.isCancelled()) {
+        if (!future.isCancelled()) {
           LOG.debug("attempt {} of action {} failed at {}: {} ({})", attempt.attempt(), attempt.actionId(), stage.get(), kind.code(), String.valueOf(cause));
         }
         out = new AttemptResult.Failure(kind);

@@ -17,22 +17,26 @@ import java.util.Optional;
  *     on its way; after the request was committed this is {@code read_timeout}: the outcome is
  *     unknown
  * @param maxResponseBytes the largest response body accepted, 0 to {@link
- *     AttemptResult.Response#BODY_PREFIX_LIMIT}; a larger body is not read to its end: the exchange
- *     is aborted and reported as {@code truncated_response} (the response was not received in full,
- *     so Sluice does not pretend to know what it said)
+ *     AttemptResult.Response#BODY_PREFIX_LIMIT}; a larger body is not read: the exchange is aborted
+ *     and reported as a response with its status and {@code bodyTooLarge} set (the provider's
+ *     answer arrived, so its status stands; only the body is refused)
  * @param taskHeader a request header that carries the task id to the provider, e.g. {@code
  *     Sluice-Task} for the fake provider's attempt log; absent by default: a real provider learns
  *     nothing about Sluice's tasks
  * @param userAgent the {@code User-Agent} sent when the agent sends none
+ * @param hostResolver resolves provider host names at connect time; default {@link
+ *     HostResolver#SYSTEM}. Link-local and metadata addresses it returns are refused anyway
  */
 public record TransportSettings(
-    Duration connectTimeout, Duration readTimeout, int maxResponseBytes, Optional<String> taskHeader, String userAgent) {
+    Duration connectTimeout, Duration readTimeout, int maxResponseBytes, Optional<String> taskHeader, String userAgent,
+    HostResolver hostResolver) {
 
   public TransportSettings {
     Objects.requireNonNull(connectTimeout, "connectTimeout");
     Objects.requireNonNull(readTimeout, "readTimeout");
     Objects.requireNonNull(taskHeader, "taskHeader");
     Objects.requireNonNull(userAgent, "userAgent");
+    Objects.requireNonNull(hostResolver, "hostResolver");
     if (connectTimeout.isNegative() || connectTimeout.isZero()) {
       throw new IllegalArgumentException("the connect timeout must be positive, got " + connectTimeout);
     }
@@ -55,23 +59,29 @@ public record TransportSettings(
 
   /** The defaults listed above. */
   public static TransportSettings defaults() {
-    return new TransportSettings(Duration.ofSeconds(5), Duration.ofSeconds(30), AttemptResult.Response.BODY_PREFIX_LIMIT, Optional.empty(), "sluice");
+    return new TransportSettings(Duration.ofSeconds(5), Duration.ofSeconds(30), AttemptResult.Response.BODY_PREFIX_LIMIT, Optional.empty(), "sluice",
+        HostResolver.SYSTEM);
   }
 
   public TransportSettings withConnectTimeout(Duration d) {
-    return new TransportSettings(d, readTimeout, maxResponseBytes, taskHeader, userAgent);
+    return new TransportSettings(d, readTimeout, maxResponseBytes, taskHeader, userAgent, hostResolver);
   }
 
   public TransportSettings withReadTimeout(Duration d) {
-    return new TransportSettings(connectTimeout, d, maxResponseBytes, taskHeader, userAgent);
+    return new TransportSettings(connectTimeout, d, maxResponseBytes, taskHeader, userAgent, hostResolver);
   }
 
   public TransportSettings withMaxResponseBytes(int n) {
-    return new TransportSettings(connectTimeout, readTimeout, n, taskHeader, userAgent);
+    return new TransportSettings(connectTimeout, readTimeout, n, taskHeader, userAgent, hostResolver);
   }
 
   /** Sends the task id in this header (the fake provider logs {@code Sluice-Task}). */
   public TransportSettings withTaskHeader(String name) {
-    return new TransportSettings(connectTimeout, readTimeout, maxResponseBytes, Optional.of(name), userAgent);
+    return new TransportSettings(connectTimeout, readTimeout, maxResponseBytes, Optional.of(name), userAgent, hostResolver);
+  }
+
+  /** Resolves provider host names with {@code r} (tests: a name that resolves where the test says). */
+  public TransportSettings withHostResolver(HostResolver r) {
+    return new TransportSettings(connectTimeout, readTimeout, maxResponseBytes, taskHeader, userAgent, r);
   }
 }

@@ -220,13 +220,18 @@ class JettyTransportTest {
   }
 
   @Test
-  void aBodyOverTheCapIsAbortedAndReportedTruncatedWhileOneAtTheCapIsKept() throws Exception {
+  void aBodyOverTheCapIsAbortedAndReportedWithItsStatusAndNoBodyWhileOneAtTheCapIsKept() throws Exception {
     String sixteen = "0123456789abcdef";
-    try (RawServer server = new RawServer(respond(200, sixteen), respond(200, sixteen + "!"))) {
+    try (RawServer server = new RawServer(respond(200, sixteen), respond(201, sixteen + "!"))) {
       start(server.base(), TransportSettings.defaults().withMaxResponseBytes(16));
       assertThat(await(transport.send(get("/v1/a")))).isInstanceOfSatisfying(AttemptResult.Response.class,
           resp -> assertThat(resp.bodyPrefix()).hasSize(16));
-      assertThat(await(transport.send(get("/v1/b")))).isEqualTo(new AttemptResult.Failure(TransportFailure.TRUNCATED_RESPONSE));
+      // The head arrived: the status stands (not truncated_response, which means "outcome unknown").
+      assertThat(await(transport.send(get("/v1/b")))).isInstanceOfSatisfying(AttemptResult.Response.class, resp -> {
+        assertThat(resp.status()).isEqualTo(201);
+        assertThat(resp.bodyTooLarge()).isTrue();
+        assertThat(resp.bodyPrefix()).isEmpty();
+      });
     }
     assertThatThrownBy(() -> TransportSettings.defaults().withMaxResponseBytes(AttemptResult.Response.BODY_PREFIX_LIMIT + 1))
         .hasMessageContaining("body cap");
@@ -265,5 +270,31 @@ class JettyTransportTest {
         });
     assertThatThrownBy(() -> new CredentialHeader("Authorization", "Bearer " + SECRET + "\r\nX-Injected: 1"))
         .hasMessageContaining("control character").hasMessageNotContaining(SECRET);
+  }
+
+  @Test
+  void aHostNameThatResolvesToALinkLocalOrMetadataAddressIsRefusedAtConnectTimeAndNothingIsSent() throws Exception {
+    try (RawServer server = new RawServer(respond(200, "reached"), respond(200, "reached"))) {
+      int port = server.base().getPort();
+      URI named = URI.create("http://provider.test:" + port);
+      // The same name, resolved by a resolver the test controls: to the loopback server alone (control),
+      // then to the loopback server *and* a forbidden address: without the guard the client would
+      // connect to the first, reachable one, so the server's empty log proves the refusal.
+      java.util.concurrent.atomic.AtomicReference<String> answer = new java.util.concurrent.atomic.AtomicReference<>("127.0.0.1");
+      HostResolver resolver = host -> {
+        assertThat(host).isEqualTo("provider.test");
+        return answer.get().equals("127.0.0.1") ? List.of(InetAddress.getByName("127.0.0.1"))
+            : List.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName(answer.get()));
+      };
+      start(named, TransportSettings.defaults().withHostResolver(resolver));
+      assertThat(await(transport.send(get("/v1/control")))).isInstanceOf(AttemptResult.Response.class);
+      for (String forbidden : List.of("169.254.169.254", "169.254.0.1", "fe80::1", "fd00:ec2::254", "::ffff:169.254.169.254", "100.100.100.200")) {
+        answer.set(forbidden);
+        transport.close();
+        start(named, TransportSettings.defaults().withHostResolver(resolver)); // a fresh client: no pooled connection to reuse
+        assertThat(await(transport.send(get("/v1/metadata")))).as(forbidden).isEqualTo(new AttemptResult.Failure(TransportFailure.CONNECT_FAILED));
+      }
+      assertThat(server.requests()).extracting(r -> r.requestLine()).containsExactly("GET /v1/control HTTP/1.1");
+    }
   }
 }

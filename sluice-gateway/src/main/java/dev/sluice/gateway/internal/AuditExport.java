@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * after {@code after_seq} (default 0), at most {@code limit} (default {@value #DEFAULT_LIMIT}, at
  * most {@value #MAX_LIMIT}); {@code Sluice-Audit-Last-Seq} names the last one sent and {@code
  * Sluice-Audit-More: true} says a next page exists ({@code after_seq=<last seq>}). Every export is
- * itself recorded: an {@code audit_exported} event with the operator and the filters.
+ * itself recorded: an {@code audit_exported} event with the operator and the filters. The
+ * gateway records an agent's task as {@code agent/task}: {@code task=agent/task} names one agent's,
+ * a bare {@code task=T} every agent's task {@code T}.
  */
 public final class AuditExport {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.gateway");
@@ -75,7 +77,8 @@ public final class AuditExport {
         if (e.seq() <= afterSeq || more[0]) {
           return;
         }
-        if (task != null && !e.text("task").filter(task::equals).isPresent()) {
+        // Agents' tasks are recorded as agent/task: a bare name matches that task of every agent.
+        if (task != null && !e.text("task").filter(t -> t.equals(task) || t.endsWith("/" + task)).isPresent()) {
           return;
         }
         if (action != null && !e.text("action").filter(action::equals).isPresent()) {

@@ -1,23 +1,25 @@
 package dev.sluice.gateway.internal;
 
-import dev.sluice.gateway.ScopeJson;
 import dev.sluice.core.Call;
 import dev.sluice.core.Sluice;
+import dev.sluice.core.Submission;
 import dev.sluice.core.classify.AttemptResult;
 import dev.sluice.core.engine.Outcome;
+import dev.sluice.core.engine.OutcomeCode;
 import dev.sluice.core.engine.Priority;
-import dev.sluice.core.engine.QueuedRequest;
 import dev.sluice.core.http.Headers;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.ActionRecord;
 import dev.sluice.core.policy.Agent;
 import dev.sluice.core.policy.GatewaySettings;
 import dev.sluice.core.policy.OperatorPermission;
 import dev.sluice.core.policy.PathSafety;
 import dev.sluice.core.policy.Policy;
+import dev.sluice.gateway.ScopeJson;
 import dev.sluice.gateway.StatusTable;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpField;
@@ -40,14 +43,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's one Jetty handler. Agent calls ({@code METHOD /{provider}/{path}}) are checked,
- * turned into a {@link Call} and submitted; the answer is written when the outcome's future
+ * turned into a {@link Call} and started; the answer is written when the outcome's future
  * completes, so a waiting request holds no thread. {@code /v1/...} is the admin API,
  * {@code /healthz}, {@code /readyz} and {@code /metrics} the operational endpoints.
  *
- * <p>Everything refused here is refused before {@link Sluice#submit}: nothing reaches a provider.
+ * <p>Life: the handler serves before Sluice is attached ({@link #attach}: after the journal's open
+ * actions were resumed) — {@code /healthz} answers, {@code /readyz} and agent calls answer 503 —
+ * and after {@link #stopping()}, when agent calls are refused and {@link #releaseWaiting()} answers
+ * the calls still waiting at shutdown.
+ *
+ * <p>Everything refused here is refused before {@link Sluice#start}: nothing reaches a provider.
  * Log lines name the agent, method, provider and path (never the query, a header value or a body).
  *
- * <p>Not {@code NonBlocking}: submitting a write commits its journal row (an fsync) on the calling
+ * <p>Not {@code NonBlocking}: starting a write commits its journal row (an fsync) on the calling
  * thread, which must never be one of Jetty's selector threads; Jetty runs this handler on the
  * server's (virtual-thread) executor instead. Waiting for the outcome still holds no thread.
  */
@@ -55,39 +63,100 @@ public final class GatewayHandler extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger("dev.sluice.gateway");
   /** First path segments the gateway keeps for itself; no provider may be named so. */
   public static final Set<String> RESERVED = Set.of("v1", "healthz", "readyz", "metrics");
-  /** Without {@code Prefer: wait}, answer 202 after this long rather than hold a connection forever. */
-  static final Duration DEFAULT_WAIT = Duration.ofSeconds(120);
 
-  private final Sluice sluice;
+  private enum Phase { STARTING, READY, STOPPING }
+
   private final Policy policy;
   private final GatewaySettings limits;
   private final Tokens agentTokens;
   private final OperatorAccess operators;
-  private final AuditExport auditExport;
+  private volatile AuditExport auditExport;
   private final ActionRegistry actions;
   private final GatewayMetrics metrics;
   private final Clock clock;
-  private final AtomicBoolean ready = new AtomicBoolean(false);
+  private volatile Sluice sluice;
+  private volatile Phase phase = Phase.STARTING;
+  /** Agent calls whose connection waits for the outcome; answered at shutdown if still there. */
+  private final Set<Exchange> waiting = ConcurrentHashMap.newKeySet();
 
   /** Every owner of {@code operatorTokens} has every permission (the single-operator setup). */
-  public GatewayHandler(Sluice sluice, Tokens agentTokens, Tokens operatorTokens, ActionRegistry actions, GatewayMetrics metrics, Clock clock) {
-    this(sluice, agentTokens, OperatorAccess.allPermissions(operatorTokens), actions, metrics, clock);
+  public GatewayHandler(Policy policy, Tokens agentTokens, Tokens operatorTokens, ActionRegistry actions, GatewayMetrics metrics, Clock clock) {
+    this(policy, agentTokens, OperatorAccess.allPermissions(operatorTokens), actions, metrics, clock);
   }
 
-  public GatewayHandler(Sluice sluice, Tokens agentTokens, OperatorAccess operators, ActionRegistry actions, GatewayMetrics metrics, Clock clock) {
-    this.sluice = sluice;
-    this.policy = sluice.policy();
+  public GatewayHandler(Policy policy, Tokens agentTokens, OperatorAccess operators, ActionRegistry actions, GatewayMetrics metrics, Clock clock) {
+    this.policy = policy;
     this.limits = policy.gateway();
     this.agentTokens = agentTokens;
     this.operators = operators;
-    this.auditExport = new AuditExport(sluice);
     this.actions = actions;
     this.metrics = metrics;
     this.clock = clock;
   }
 
-  public void ready(boolean on) {
-    ready.set(on);
+  /**
+   * Sluice is running (its journal's open actions resumed): registers the resumed actions, so
+   * their ids answer with the live outcome, and turns ready.
+   */
+  public void attach(Sluice s) {
+    this.auditExport = new AuditExport(s);
+    this.sluice = s;
+    s.recovered().forEach((id, outcome) -> s.action(id).ifPresent(r -> {
+      TaskNames.Owned owner = TaskNames.split(r.taskId()).orElse(new TaskNames.Owned("?", r.taskId()));
+      ActionRegistry.Entry e = actions.add(new ActionRegistry.Entry(id.value(), Optional.of(id), owner.agent(), r.scope().provider(), owner.task(),
+          Optional.empty(), r.method(), pathOf(r.target()), r.createdAt(), outcome));
+      outcome.thenAccept(o -> metrics.outcome(e.provider(), o, s, e.journalId(), r.write()));
+    }));
+    phase = Phase.READY;
+  }
+
+  /** Shutdown begins: readiness goes, new agent calls are refused (503, nothing sent). */
+  public void stopping() {
+    phase = Phase.STOPPING;
+  }
+
+  /** Whether the gateway is attached and not stopping. */
+  public boolean isReady() {
+    return phase == Phase.READY;
+  }
+
+  /**
+   * Shutdown, after in-flight attempts finished: answers every agent call still waiting. A
+   * journaled action that is still open stays in the journal for the next start; the agent is told
+   * so, with the {@code Location} to poll, and never to send it again.
+   */
+  public void releaseWaiting() {
+    for (Exchange x : List.copyOf(waiting)) {
+      ActionRegistry.Entry e = x.entry;
+      if (e.outcome().isDone()) {
+        continue; // answered by its own completion
+      }
+      Optional<ActionRecord> r = e.journalId().flatMap(id -> sluice.action(id));
+      if (r.isPresent() && !r.get().state().open()) {
+        // Finished and committed during the drain; its future completes in a moment: answer it normally.
+        try {
+          e.outcome().get(2, TimeUnit.SECONDS);
+          continue;
+        } catch (Exception ignored) {
+          // fall through: say what is known
+        }
+      }
+      if (!x.claim()) {
+        continue;
+      }
+      waiting.remove(x);
+      Problem p;
+      if (r.isPresent()) {
+        x.response.getHeaders().put("Location", "/v1/actions/" + e.id());
+        p = Problem.stopping(e, r.get().state().code(), true);
+      } else {
+        p = Problem.stopping(e, "not_sent", false);
+      }
+      metrics.refusal("gateway_stopping");
+      x.response.getHeaders().put("Sluice-Action-Id", e.id());
+      x.response.getHeaders().put("Connection", "close");
+      Http.writeProblem(x.response, p, x.callback);
+    }
   }
 
   @Override
@@ -111,9 +180,9 @@ public final class GatewayHandler extends Handler.Abstract {
           "send METHOD /{provider}/{path} to Sluice with your agent token");
       return;
     }
-    if (rawPath == null || !rawPath.startsWith("/") || absoluteForm(request)) {
+    if (rawPath == null || !rawPath.startsWith("/") || TargetFormConnectionFactory.absoluteForm(request) || authorityMismatch(request)) {
       refuse(response, callback, 400, "not_a_proxy", "Absolute-form target refused",
-          "Sluice is not an open proxy: only origin-form targets (/{provider}/{path}) are accepted",
+          "Sluice is not an open proxy: only origin-form targets (/{provider}/{path}) are accepted, whatever host an absolute-form target names",
           "send METHOD /{provider}/{path} to Sluice with your agent token");
       return;
     }
@@ -129,15 +198,23 @@ public final class GatewayHandler extends Handler.Abstract {
     String first = firstSegment(rawPath);
     switch (first) {
       case "healthz" -> Http.write(response, 200, "text/plain", Http.utf8("ok\n"), callback);
-      case "readyz" -> Http.write(response, ready.get() ? 200 : 503, "text/plain", Http.utf8(ready.get() ? "ready\n" : "not ready\n"), callback);
+      case "readyz" -> {
+        Phase p = phase;
+        String text = switch (p) {
+          case READY -> "ready\n";
+          case STARTING -> "not ready: resuming the journal's open actions\n";
+          case STOPPING -> "not ready: stopping\n";
+        };
+        Http.write(response, p == Phase.READY ? 200 : 503, "text/plain", Http.utf8(text), callback);
+      }
       case "metrics" -> Http.write(response, 200, "text/plain; version=0.0.4; charset=utf-8", Http.utf8(metrics.scrape()), callback);
       case "v1" -> admin(request, response, callback, rawPath);
       default -> agentCall(request, response, callback, rawPath, first);
     }
   }
 
-  /** An absolute-form request line carries its own authority; an origin-form one takes it from Host. */
-  private static boolean absoluteForm(Request request) {
+  /** Belt and braces: a target whose authority differs from Host (Jetty's own view of it). */
+  private static boolean authorityMismatch(Request request) {
     String host = request.getHeaders().get("Host");
     String uriAuthority = request.getHttpURI().getAuthority();
     return host == null || uriAuthority == null || !uriAuthority.equalsIgnoreCase(host.trim());
@@ -148,16 +225,18 @@ public final class GatewayHandler extends Handler.Abstract {
     return end < 0 ? rawPath.substring(1) : rawPath.substring(1, end);
   }
 
+  private static String pathOf(String target) {
+    int q = target.indexOf('?');
+    return q < 0 ? target : target.substring(0, q);
+  }
+
   // ---------------------------------------------------------------- agent calls
 
   private void agentCall(Request request, Response response, Callback callback, String rawPath, String providerId) {
-    Optional<String> agentId = Tokens.bearer(request.getHeaders().get("Authorization")).flatMap(agentTokens::owner);
+    Optional<String> token = Tokens.bearer(request.getHeaders().get("Authorization"));
+    Optional<String> agentId = token.flatMap(agentTokens::owner);
     if (agentId.isEmpty()) {
-      LOG.info("refused {} {}: no valid agent token", request.getMethod(), safePath(request));
-      response.getHeaders().put("WWW-Authenticate", "Bearer realm=\"sluice\"");
-      refuse(response, callback, 401, "unauthorized", "Agent token required",
-          "send Authorization: Bearer <your agent token> (the token configured for your agent, not a provider credential)",
-          "use the agent token Sluice printed or your operator gave you");
+      unauthorized(request, response, callback, token.isPresent() ? "unknown_token" : "missing_token", "agent", providerId);
       return;
     }
     Agent agent = policy.agent(agentId.get()).orElseThrow();
@@ -166,6 +245,10 @@ public final class GatewayHandler extends Handler.Abstract {
       refuse(response, callback, 403, "provider_not_allowed", "Provider not allowed",
           "agent '" + agent.id() + "' may call only " + agent.providers() + "; the first path segment names the provider",
           "call one of your providers: /{provider}/{path}");
+      return;
+    }
+    if (phase != Phase.READY) {
+      notServing(response, callback);
       return;
     }
     String rest = rawPath.length() == 1 + providerId.length() ? "/" : rawPath.substring(1 + providerId.length());
@@ -193,6 +276,10 @@ public final class GatewayHandler extends Handler.Abstract {
       try {
         submit(request, response, callback, agent, providerId, finalTarget, rest, body);
       } catch (RuntimeException e) {
+        if (phase == Phase.STOPPING) {
+          notServing(response, callback); // Sluice closed between the check and the start: nothing was queued
+          return;
+        }
         LOG.warn("internal error on {} {}: {}", request.getMethod(), safePath(request), e.getClass().getSimpleName());
         refuse(response, callback, 500, "internal_error", "Internal error", "the gateway failed on this request",
             "if it was a write, check the provider before repeating it");
@@ -200,11 +287,52 @@ public final class GatewayHandler extends Handler.Abstract {
     });
   }
 
+  /** Starting (the journal is being resumed) or stopping: nothing is queued, nothing sent; safe to repeat later. */
+  private void notServing(Response response, Callback callback) {
+    boolean starting = phase == Phase.STARTING;
+    metrics.refusal(starting ? "not_ready" : "gateway_stopping");
+    Problem p = Problem.refused(503, starting ? "not_ready" : "gateway_stopping", starting ? "Gateway starting" : "Gateway stopping",
+        starting ? "the gateway is resuming the journal's open actions and does not take calls yet; nothing was queued or sent"
+            : "the gateway is stopping and takes no new calls; nothing was queued or sent",
+        "repeat the call once /readyz answers 200 (this one was not sent)");
+    if (!starting) {
+      response.getHeaders().put("Connection", "close");
+    }
+    Http.writeProblem(response, p.withRetryAfter(starting ? 1 : 5), callback);
+  }
+
+  /** A missing or unknown token: 401, logged and audited without the token's value. */
+  private void unauthorized(Request request, Response response, Callback callback, String reason, String realm, String firstSegment) {
+    LOG.info("refused {} {}: {} ({} endpoint)", request.getMethod(), safePath(request), reason, realm);
+    Sluice s = sluice;
+    if (s != null) {
+      Map<String, Object> f = new LinkedHashMap<>();
+      f.put("endpoint", realm);
+      f.put("reason", reason);
+      f.put("method", request.getMethod());
+      // Only a configured provider's id or a gateway endpoint: never free text an attacker typed.
+      f.put("target", policy.provider(firstSegment).isPresent() || RESERVED.contains(firstSegment) ? firstSegment : "other");
+      f.put("remote", Request.getRemoteAddr(request));
+      s.auditEvent("gateway_auth_refused", f);
+    }
+    response.getHeaders().put("WWW-Authenticate", realm.equals("agent") ? "Bearer realm=\"sluice\"" : "Bearer realm=\"sluice-admin\"");
+    if (realm.equals("agent")) {
+      refuse(response, callback, 401, "unauthorized", "Agent token required",
+          "send Authorization: Bearer <your agent token> (the token configured for your agent, not a provider credential)",
+          "use the agent token Sluice printed or your operator gave you");
+    } else {
+      refuse(response, callback, 401, "unauthorized", "Operator token required",
+          "the admin API needs Authorization: Bearer <operator token> (policy key operator.token_env); an agent may read only its own actions and tasks",
+          "use the operator token, or your agent token for your own actions and tasks");
+    }
+  }
+
   private void submit(Request request, Response response, Callback callback, Agent agent, String providerId, String target, String path,
       byte[] body) {
     Call.Builder b = Call.builder(providerId, request.getMethod(), target).body(body);
-    String task = request.getHeaders().get("Sluice-Task");
-    b.task(task != null && !task.isBlank() ? task.trim() : "task-" + UUID.randomUUID());
+    String taskHeader = request.getHeaders().get("Sluice-Task");
+    String task = taskHeader != null && !taskHeader.isBlank() ? taskHeader.trim() : "task-" + UUID.randomUUID();
+    b.task(TaskNames.internal(agent.id(), task));
     String priority = request.getHeaders().get("Sluice-Priority");
     if (priority != null) {
       Optional<Priority> p = parsePriority(priority);
@@ -222,29 +350,67 @@ public final class GatewayHandler extends Handler.Abstract {
     b.headers(forwardedHeaders(request));
     Call call = b.build();
     Optional<String> goal = Optional.ofNullable(request.getHeaders().get("Sluice-Task-Goal")).map(String::trim).filter(s -> !s.isEmpty());
-    String id = ActionRegistry.newId();
-    CompletableFuture<Outcome> outcome = sluice.submit(call);
-    actions.add(new ActionRegistry.Entry(id, agent.id(), providerId, call.taskId(), goal, call.method(), path, clock.instant(), outcome));
+    Sluice s = sluice;
+    Submission sub = s.start(call);
+    String id = sub.actionId().map(ActionId::value).orElseGet(ActionRegistry::newMemoryId);
+    CompletableFuture<Outcome> outcome = sub.outcome();
+    ActionRegistry.Entry entry = actions.add(new ActionRegistry.Entry(id, sub.actionId(), agent.id(), providerId, task, goal, call.method(), path,
+        clock.instant(), outcome));
+    boolean write = !Set.of("GET", "HEAD", "OPTIONS", "TRACE").contains(call.method());
     outcome.thenAccept(o -> {
-      metrics.outcome(providerId, o);
+      metrics.outcome(providerId, o, s, sub.actionId(), write);
       LOG.info("agent {} {} /{}{} -> {} after {} attempt(s), action {}", agent.id(), call.method(), providerId, path, o.outcome().code(),
           o.attempts(), id);
     });
+    Exchange x = new Exchange(response, callback, entry);
     Prefer prefer = Prefer.parse(request.getHeaders().getValuesList("Prefer"));
     if (prefer.respondAsync() && !outcome.isDone()) {
-      accepted(response, callback, id, call.taskId(), providerId);
+      if (x.claim()) {
+        accepted(x);
+      }
       return;
     }
-    Duration wait = prefer.waitFor().orElse(DEFAULT_WAIT);
-    CompletableFuture<Object> timer = new CompletableFuture<>();
-    CompletableFuture.delayedExecutor(wait.toMillis(), TimeUnit.MILLISECONDS).execute(() -> timer.complete(Boolean.FALSE));
-    outcome.<Object>thenApply(o -> o).applyToEither(timer, x -> x).whenComplete((x, e) -> {
-      if (x instanceof Outcome o) {
-        answer(response, callback, id, o);
-      } else {
-        accepted(response, callback, id, call.taskId(), providerId);
+    // The connection stays open until the outcome (bounded by the class's max_wait and the task's
+    // deadline), or until Prefer: wait=N runs out: the connector's idle timeout must not cut it.
+    request.addIdleTimeoutListener(timeout -> false);
+    waiting.add(x);
+    if (prefer.waitFor().isPresent()) {
+      CompletableFuture.delayedExecutor(prefer.waitFor().get().toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+        if (x.claim()) {
+          waiting.remove(x);
+          accepted(x);
+        }
+      });
+    }
+    outcome.whenComplete((o, e) -> {
+      if (x.claim()) {
+        waiting.remove(x);
+        if (o != null) {
+          answer(x.response, x.callback, entry, o);
+        } else {
+          refuse(x.response, x.callback, 500, "internal_error", "Internal error", "the action failed inside Sluice",
+              "look the action up (GET /v1/actions/" + id + ") before repeating a write");
+        }
       }
     });
+  }
+
+  /** One agent call's connection: answered exactly once, by its outcome, its wait timer or the shutdown. */
+  private static final class Exchange {
+    final Response response;
+    final Callback callback;
+    final ActionRegistry.Entry entry;
+    private final AtomicBoolean answered = new AtomicBoolean();
+
+    Exchange(Response response, Callback callback, ActionRegistry.Entry entry) {
+      this.response = response;
+      this.callback = callback;
+      this.entry = entry;
+    }
+
+    boolean claim() {
+      return answered.compareAndSet(false, true);
+    }
   }
 
   private static Optional<Priority> parsePriority(String s) {
@@ -276,12 +442,19 @@ public final class GatewayHandler extends Handler.Abstract {
   }
 
   /** The final answer: the provider's response relayed, or a problem document. */
-  private void answer(Response response, Callback callback, String actionId, Outcome o) {
-    response.getHeaders().put("Sluice-Action-Id", actionId);
+  private void answer(Response response, Callback callback, ActionRegistry.Entry e, Outcome o) {
+    response.getHeaders().put("Sluice-Action-Id", e.id());
     response.getHeaders().put("Sluice-Attempts", String.valueOf(o.attempts()));
     response.getHeaders().put("Sluice-Outcome", o.outcome().code());
+    boolean write = !Set.of("GET", "HEAD", "OPTIONS", "TRACE").contains(e.method());
     if (StatusTable.relaysProviderResponse(o)) {
       AttemptResult.Response r = o.response().get();
+      if (r.bodyTooLarge()) {
+        metrics.refusal("response_too_large");
+        Http.writeProblem(response, Problem.responseTooLarge(o, e.id(), TaskNames.split(o.taskId()).map(TaskNames.Owned::task).orElse(o.taskId()),
+            write, limits.maxResponseBodyBytes()), callback);
+        return;
+      }
       if (headBytes(r.headers()) > limits.maxHeaderBytes()) {
         metrics.refusal("response_headers_too_large");
         Http.writeProblem(response, Problem.refused(502, "response_headers_too_large", "Provider response headers too large",
@@ -289,14 +462,17 @@ public final class GatewayHandler extends Handler.Abstract {
                 + o.outcome().code() + ")", "look the result up at the provider; do not repeat a write blindly"), callback);
         return;
       }
-      boolean failed = o.outcome() != dev.sluice.core.engine.OutcomeCode.SUCCEEDED;
+      boolean failed = o.outcome() != OutcomeCode.SUCCEEDED;
       if (failed) {
         response.getHeaders().put("x-should-retry", "false");
       }
       r.headers().asMap().forEach((name, values) -> {
-        // Date: the gateway's server already sends one; two Date fields would be invalid. On a
-        // relayed failure the provider's own retry hints would contradict x-should-retry: false and
-        // invite an SDK in front of Sluice to multiply attempts Sluice has already decided on.
+        // Date: the gateway's server already sends one; two Date fields would be invalid. A
+        // relayed failure is a client error or conflict, which the engine judged a repeat cannot
+        // fix: the provider's retry hints would contradict x-should-retry: false and invite an SDK
+        // in front of Sluice to multiply attempts. (Where waiting is the next safe action — a
+        // rate limit or quota — the answer is a problem document whose Retry-After comes from
+        // the scope's hold, which the provider's own Retry-After set.)
         boolean retryHint = failed && (name.equalsIgnoreCase("x-should-retry") || name.equalsIgnoreCase("retry-after")
             || name.equalsIgnoreCase("retry-after-ms"));
         if (!Http.hopByHop(name) && !name.equalsIgnoreCase("content-type") && !name.equalsIgnoreCase("date") && !retryHint) {
@@ -306,7 +482,7 @@ public final class GatewayHandler extends Handler.Abstract {
       Http.write(response, r.status(), r.headers().first("Content-Type").orElse(null), r.bodyPrefix(), callback);
       return;
     }
-    Http.writeProblem(response, Problem.of(o, actionId, clock.instant()), callback);
+    Http.writeProblem(response, Problem.of(o, e.id(), e.task(), clock.instant()), callback);
   }
 
   private static int headBytes(Headers h) {
@@ -319,41 +495,18 @@ public final class GatewayHandler extends Handler.Abstract {
     return n;
   }
 
-  private void accepted(Response response, Callback callback, String id, String taskId, String providerId) {
-    Map<String, Object> m = actionState(actions.get(id).orElseThrow());
-    response.getHeaders().put("Location", "/v1/actions/" + id);
-    response.getHeaders().put("Sluice-Action-Id", id);
+  private void accepted(Exchange x) {
+    Map<String, Object> m = ActionDocuments.live(sluice, x.entry);
+    Response response = x.response;
+    response.getHeaders().put("Location", "/v1/actions/" + x.entry.id());
+    response.getHeaders().put("Sluice-Action-Id", x.entry.id());
     response.getHeaders().put("Preference-Applied", "respond-async");
     Object due = m.get("due_at");
     if (due != null) {
-      long s = Math.max(1, Duration.between(clock.instant(), Instant.parse((String) due)).toSeconds());
+      long s = Math.max(1, Duration.between(clock.instant(), java.time.Instant.parse((String) due)).toSeconds());
       response.getHeaders().put("Retry-After", String.valueOf(s));
     }
-    Http.writeJson(response, 202, m, callback);
-  }
-
-  /** What is known of an action: state, and the outcome context once done. */
-  private Map<String, Object> actionState(ActionRegistry.Entry e) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", e.id());
-    m.put("task", e.taskId());
-    e.goal().ifPresent(g -> m.put("goal", g));
-    m.put("agent", e.agent());
-    m.put("provider", e.provider());
-    m.put("method", e.method());
-    m.put("path", e.path());
-    m.put("accepted_at", Problem.rfc3339(e.acceptedAt()));
-    if (e.outcome().isDone()) {
-      Outcome o = e.outcome().join();
-      m.put("state", "done");
-      m.putAll(Problem.context(o));
-      m.put("finished_at", Problem.rfc3339(o.finishedAt()));
-    } else {
-      Optional<QueuedRequest> q = sluice.queue(e.provider()).stream().filter(r -> r.taskId().equals(e.taskId())).findFirst();
-      m.put("state", q.isPresent() ? "waiting" : "in_flight");
-      m.put("due_at", q.map(r -> Problem.rfc3339(r.dueAt())).orElse(null));
-    }
-    return m;
+    Http.writeJson(response, 202, m, x.callback);
   }
 
   // ---------------------------------------------------------------- admin API
@@ -365,12 +518,18 @@ public final class GatewayHandler extends Handler.Abstract {
     Optional<String> agent = operator ? Optional.empty() : token.flatMap(agentTokens::owner);
     String[] seg = rawPath.substring(1).split("/", -1);
     String method = request.getMethod();
-    // An agent may read its own actions (the Location of a 202 points there); everything else is the operator's.
+    // An agent may read its own actions (the Location of a 202 points there) and read or cancel its
+    // own tasks; everything else is the operator's.
     boolean actionRead = seg.length == 3 && seg[1].equals("actions") && method.equals("GET");
-    if (!operator && !(actionRead && agent.isPresent())) {
-      response.getHeaders().put("WWW-Authenticate", "Bearer realm=\"sluice-admin\"");
-      refuse(response, callback, 401, "unauthorized", "Operator token required",
-          "the admin API needs Authorization: Bearer <operator token> (policy key operator.token_env)", "use the operator token");
+    boolean taskCall = seg.length == 3 && seg[1].equals("tasks") && (method.equals("GET") || method.equals("DELETE"));
+    if (!operator && !((actionRead || taskCall) && agent.isPresent())) {
+      unauthorized(request, response, callback, token.isEmpty() ? "missing_token" : agent.isPresent() ? "agent_token_not_allowed" : "unknown_token",
+          "admin", "v1");
+      return;
+    }
+    Sluice s = sluice;
+    if (s == null) {
+      notServing(response, callback);
       return;
     }
     Optional<OperatorPermission> needed = AdminPermissions.needed(seg, method);
@@ -388,53 +547,137 @@ public final class GatewayHandler extends Handler.Abstract {
     }
     if (seg.length == 2 && seg[1].equals("scopes") && method.equals("GET")) {
       List<Map<String, Object>> out = new ArrayList<>();
-      sluice.scopes().forEach(r -> out.add(ScopeJson.of(r)));
+      s.scopes().forEach(r -> out.add(ScopeJson.of(r)));
       Http.writeJson(response, 200, out, callback);
     } else if (actionRead) {
-      Optional<ActionRegistry.Entry> e = actions.get(seg[2]).filter(x -> operator || x.agent().equals(agent.get()));
-      if (e.isEmpty()) {
-        refuse(response, callback, 404, "unknown_action", "Unknown action", "no action with this id is known to this gateway (or it is not yours)",
-            "check the id from the Location header");
-        return;
-      }
-      actionDocument(request, response, callback, e.get());
-    } else if (seg.length == 3 && seg[1].equals("tasks") && method.equals("GET")) {
-      List<Map<String, Object>> list = actions.ofTask(seg[2]).stream().map(this::actionState).toList();
+      action(request, response, callback, s, seg[2], agent);
+    } else if (taskCall && method.equals("GET")) {
+      // The operator may name one agent's task (?agent=); without it, every agent's task of that name.
+      Optional<String> who = agent.isPresent() ? agent : queryParameter(request, "agent");
+      List<Map<String, Object>> list = actions.ofTask(who, seg[2]).stream().map(e -> ActionDocuments.live(s, e)).toList();
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("task", seg[2]);
+      who.ifPresent(a -> m.put("agent", a));
       m.put("actions", list);
       Http.writeJson(response, list.isEmpty() ? 404 : 200, m, callback);
-    } else if (seg.length == 3 && seg[1].equals("tasks") && method.equals("DELETE")) {
-      int n = sluice.cancel(seg[2]);
-      LOG.info("operator cancelled task {} ({} pending call(s))", seg[2], n);
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("task", seg[2]);
-      m.put("cancelled", n);
-      Http.writeJson(response, 200, m, callback);
+    } else if (taskCall) {
+      cancel(request, response, callback, s, seg[2], agent);
     } else {
       refuse(response, callback, 404, "unknown_endpoint", "Unknown admin endpoint",
           "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}, GET /v1/audit", "use one of the known endpoints");
     }
   }
 
-  /** Done: the provider's response (relayed outcomes) or the problem; pending: the state, honouring Prefer: wait. */
-  private void actionDocument(Request request, Response response, Callback callback, ActionRegistry.Entry e) {
-    Prefer prefer = Prefer.parse(request.getHeaders().getValuesList("Prefer"));
-    if (!e.outcome().isDone() && prefer.waitFor().isPresent()) {
-      CompletableFuture<Object> timer = new CompletableFuture<>();
-      CompletableFuture.delayedExecutor(prefer.waitFor().get().toMillis(), TimeUnit.MILLISECONDS).execute(() -> timer.complete(Boolean.FALSE));
-      e.outcome().<Object>thenApply(o -> o).applyToEither(timer, x -> x).whenComplete((x, f) -> actionNow(response, callback, e));
-      return;
+  /** {@code DELETE /v1/tasks/{task}}: an agent cancels its own task; the operator one agent's (?agent=) or every agent's that has it. */
+  private void cancel(Request request, Response response, Callback callback, Sluice s, String task, Optional<String> agent) {
+    List<String> owners;
+    if (agent.isPresent()) {
+      owners = List.of(agent.get());
+    } else {
+      Optional<String> named = queryParameter(request, "agent");
+      if (named.isPresent() && policy.agent(named.get()).isEmpty()) {
+        refuse(response, callback, 404, "unknown_agent", "Unknown agent", "no agent '" + printable(named.get()) + "' in the policy",
+            "name an agent of the policy, or leave ?agent= out");
+        return;
+      }
+      owners = named.map(List::of).orElseGet(() -> actions.ofTask(Optional.empty(), task).stream().map(ActionRegistry.Entry::agent).distinct().toList());
     }
-    actionNow(response, callback, e);
+    int n = 0;
+    for (String owner : owners) {
+      n += s.cancel(TaskNames.internal(owner, task));
+    }
+    LOG.info("{} cancelled task {} of {} ({} pending call(s))", agent.map(a -> "agent " + a).orElse("operator"), task, owners, n);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("task", task);
+    m.put("agents", owners);
+    m.put("cancelled", n);
+    if (owners.isEmpty()) {
+      m.put("note", "no agent has actions of this task in the gateway's view; to cancel a task before its first call, name the agent: ?agent=");
+    }
+    Http.writeJson(response, 200, m, callback);
   }
 
-  private void actionNow(Response response, Callback callback, ActionRegistry.Entry e) {
-    if (e.outcome().isDone()) {
-      answer(response, callback, e.id(), e.outcome().join());
+  /** {@code GET /v1/actions/{id}}: this process's view when it has one, else the journal's record. */
+  private void action(Request request, Response response, Callback callback, Sluice s, String id, Optional<String> agent) {
+    Optional<ActionRegistry.Entry> known = actions.get(id);
+    if (known.isPresent()) {
+      if (agent.isPresent() && !known.get().agent().equals(agent.get())) {
+        unknownAction(response, callback);
+        return;
+      }
+      liveDocument(request, response, callback, known.get());
+      return;
+    }
+    Optional<ActionId> jid = parseActionId(id);
+    Optional<ActionRecord> record = jid.flatMap(s::action);
+    Optional<TaskNames.Owned> owner = record.flatMap(r -> TaskNames.split(r.taskId()));
+    if (record.isEmpty() || (agent.isPresent() && !owner.map(o -> o.agent().equals(agent.get())).orElse(false))) {
+      unknownAction(response, callback);
+      return;
+    }
+    Optional<CompletableFuture<Outcome>> live = s.pending(jid.get());
+    if (live.isPresent()) {
+      ActionRecord r = record.get();
+      ActionRegistry.Entry e = actions.add(new ActionRegistry.Entry(id, jid, owner.map(TaskNames.Owned::agent).orElse("?"), r.scope().provider(),
+          owner.map(TaskNames.Owned::task).orElse(r.taskId()), Optional.empty(), r.method(), pathOf(r.target()), r.createdAt(), live.get()));
+      liveDocument(request, response, callback, e);
+      return;
+    }
+    response.getHeaders().put("Sluice-Action-Id", id);
+    Http.writeJson(response, 200, ActionDocuments.journaled(record.get(), s.attempts(jid.get()).size(), owner), callback);
+  }
+
+  private void unknownAction(Response response, Callback callback) {
+    refuse(response, callback, 404, "unknown_action", "Unknown action",
+        "no action with this id is known to this gateway or its journal (or it is not yours)", "check the id from the Location header");
+  }
+
+  private static Optional<ActionId> parseActionId(String id) {
+    try {
+      return Optional.of(ActionId.of(id));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<String> queryParameter(Request request, String name) {
+    String q = request.getHttpURI().getQuery();
+    if (q == null) {
+      return Optional.empty();
+    }
+    for (String pair : q.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0 && pair.substring(0, eq).equals(name)) {
+        return Optional.of(java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8)).filter(v -> !v.isBlank());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String printable(String s) {
+    String cut = s.length() > 80 ? s.substring(0, 80) + "..." : s;
+    return cut.replaceAll("\\p{Cntrl}", "?");
+  }
+
+  /** Done: the provider's response (relayed outcomes) or the problem; pending: the state, honouring Prefer: wait. */
+  private void liveDocument(Request request, Response response, Callback callback, ActionRegistry.Entry e) {
+    Prefer prefer = Prefer.parse(request.getHeaders().getValuesList("Prefer"));
+    if (!e.outcome().isDone() && prefer.waitFor().isPresent()) {
+      request.addIdleTimeoutListener(timeout -> false);
+      CompletableFuture<Object> timer = new CompletableFuture<>();
+      CompletableFuture.delayedExecutor(prefer.waitFor().get().toMillis(), TimeUnit.MILLISECONDS).execute(() -> timer.complete(Boolean.FALSE));
+      e.outcome().<Object>thenApply(o -> o).applyToEither(timer, x -> x).whenComplete((x, f) -> liveNow(response, callback, e));
+      return;
+    }
+    liveNow(response, callback, e);
+  }
+
+  private void liveNow(Response response, Callback callback, ActionRegistry.Entry e) {
+    if (e.outcome().isDone() && !e.outcome().isCompletedExceptionally()) {
+      answer(response, callback, e, e.outcome().join());
     } else {
       response.getHeaders().put("Sluice-Action-Id", e.id());
-      Http.writeJson(response, 200, actionState(e), callback);
+      Http.writeJson(response, 200, ActionDocuments.live(sluice, e), callback);
     }
   }
 

@@ -13,7 +13,10 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.AttemptKind;
 import java.time.Clock;
+import java.util.Optional;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
@@ -31,20 +34,35 @@ public final class GatewayMetrics {
     this.policy = policy;
   }
 
-  /** Wraps the engine's transport so that every attempt is counted when its result is known. */
+  /**
+   * Wraps the engine's transport so that every attempt is counted when its result is known —
+   * before the engine hears of it, so that a scrape after the agent's answer includes the attempt.
+   * Cancelling the returned future (the engine aborting an attempt) cancels the transport's.
+   */
   public Transport count(Transport inner) {
     return request -> {
       CompletableFuture<AttemptResult> f = inner.send(request);
       Provider p = policy.providers().get(request.scope().provider());
       String requestClass = p == null ? "unknown" : classOf(p, request.method(), request.target());
+      CompletableFuture<AttemptResult> out = new CompletableFuture<>();
       f.whenComplete((r, e) -> {
         String status = r instanceof AttemptResult.Response resp ? String.valueOf(resp.status())
             : r instanceof AttemptResult.Failure fail ? fail.kind().code() : "error";
         Counter.builder("sluice.attempts").description("attempts that left for a provider")
             .tag("provider", request.scope().provider()).tag("scope", request.scope().scope())
             .tag("class", requestClass).tag("status", status).register(registry).increment();
+        if (e != null) {
+          out.completeExceptionally(e);
+        } else {
+          out.complete(r);
+        }
       });
-      return f;
+      out.whenComplete((r, e) -> {
+        if (out.isCancelled()) {
+          f.cancel(true);
+        }
+      });
+      return out;
     };
   }
 
@@ -56,21 +74,64 @@ public final class GatewayMetrics {
     }
   }
 
-  /** Counts one terminal outcome. */
-  public void outcome(String provider, Outcome o) {
+  /**
+   * Counts one terminal outcome: by outcome code, its wait, and what it says about budgets,
+   * circuits, coalescing and reconciliation. A reconciliation's result is {@code found} (the
+   * look-up found the provider's record), {@code absent_resent} (the look-up proved it absent and
+   * the write was sent again with its key, then succeeded; read from the journal's attempts) or
+   * {@code unresolved} (reconciliation required, escalated or the outcome stayed unknown).
+   */
+  public void outcome(String provider, Outcome o, Sluice sluice, Optional<ActionId> journalId, boolean write) {
     Counter.builder("sluice.outcomes").tag("provider", provider).tag("outcome", o.outcome().code()).register(registry).increment();
     DistributionSummary.builder("sluice.wait.seconds").description("time actions waited in Sluice (queues and retry delays)")
         .baseUnit("seconds").tag("provider", provider).register(registry).record(o.waitedSeconds());
     if (o.outcome() == OutcomeCode.BUDGET_EXHAUSTED) {
-      Counter.builder("sluice.budget.exhaustions").tag("provider", provider).register(registry).increment();
+      Counter.builder("sluice.budget.exhaustions").description("actions stopped because their class's retry budget ran out")
+          .tag("provider", provider).register(registry).increment();
     }
     if (o.outcome() == OutcomeCode.CIRCUIT_OPEN) {
       Counter.builder("sluice.circuit.open").description("actions stopped by an open circuit").tag("provider", provider)
           .register(registry).increment();
     }
     if (o.coalesced()) {
-      Counter.builder("sluice.coalesced.reads").tag("provider", provider).register(registry).increment();
+      Counter.builder("sluice.coalesced.reads").description("reads that shared another caller's attempt").tag("provider", provider)
+          .register(registry).increment();
     }
+    reconciliation(o, sluice, journalId, write).ifPresent(result -> Counter.builder("sluice.reconciliations")
+        .description("writes whose outcome was unknown, by what reconciliation found").tag("provider", provider).tag("result", result)
+        .register(registry).increment());
+  }
+
+  private static Optional<String> reconciliation(Outcome o, Sluice sluice, Optional<ActionId> journalId, boolean write) {
+    if (o.reconciled()) {
+      return Optional.of("found");
+    }
+    switch (o.outcome()) {
+      case RECONCILIATION_REQUIRED, ESCALATED, OUTCOME_UNKNOWN -> {
+        return write ? Optional.of("unresolved") : Optional.empty();
+      }
+      case SUCCEEDED -> {
+        // Only a write that needed more than one attempt can have been looked up and resent.
+        if (write && o.attempts() > 1 && journalId.isPresent() && sluice != null
+            && sluice.attempts(journalId.get()).stream().anyMatch(a -> a.kind() == AttemptKind.LOOKUP)) {
+          return Optional.of("absent_resent");
+        }
+        return Optional.empty();
+      }
+      default -> {
+        return Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * Counts one escalation (a person was handed an uncertain write): {@code sluice_escalations_total}
+   * by provider. The hook for the escalation endpoints; the outcome {@code escalated} is also
+   * counted under {@code sluice_outcomes_total}.
+   */
+  public void escalated(String provider) {
+    Counter.builder("sluice.escalations").description("uncertain writes handed to a person").tag("provider", provider)
+        .register(registry).increment();
   }
 
   /** A gateway-level refusal (auth, path, caps): nothing was sent. */
