@@ -36,6 +36,7 @@ import java.util.Set;
  * @param backoff the full-jitter backoff; default base 1 s, max 60 s
  * @param gateway the gateway's operator token and size caps ({@code operator}, {@code gateway});
  *     default {@link GatewaySettings#DEFAULTS}
+ * @param escalation the {@code escalation} block: triggers, rate-limit threshold, webhook
  */
 public record Policy(
     ListenAddress listen,
@@ -47,7 +48,8 @@ public record Policy(
     List<Agent> agents,
     RetryAfterPolicy retryAfter,
     Backoff backoff,
-    GatewaySettings gateway) {
+    GatewaySettings gateway,
+    EscalationSettings escalation) {
 
   /** The default {@code data_dir}. */
   public static final Path DEFAULT_DATA_DIR = Path.of("./sluice-data");
@@ -58,7 +60,14 @@ public record Policy(
     this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, GatewaySettings.DEFAULTS);
   }
 
+  /** A policy with the default {@link EscalationSettings}. */
+  public Policy(ListenAddress listen, Path dataDir, Optional<String> store, Map<String, RequestClass> requestClasses, SharedScope sharedScope,
+      Map<String, Provider> providers, List<Agent> agents, RetryAfterPolicy retryAfter, Backoff backoff, GatewaySettings gateway) {
+    this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway, EscalationSettings.DEFAULTS);
+  }
+
   public Policy {
+    java.util.Objects.requireNonNull(escalation, "escalation");
     Objects.requireNonNull(listen, "listen");
     Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(dataDir, "dataDir");
@@ -150,6 +159,7 @@ public record Policy(
 
   /** Builds a {@link Policy}; see the record components for the defaults. */
   public static final class Builder {
+    private EscalationSettings escalation = EscalationSettings.DEFAULTS;
     private ListenAddress listen = ListenAddress.DEFAULT;
     private Path dataDir = DEFAULT_DATA_DIR;
     private String store;
@@ -219,8 +229,15 @@ public record Policy(
       return this;
     }
 
+    /** The {@code escalation} block; default {@link EscalationSettings#DEFAULTS}. */
+    public Builder escalation(EscalationSettings value) {
+      this.escalation = Objects.requireNonNull(value, "escalation");
+      return this;
+    }
+
     public Policy build() {
-      return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway);
+      return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway,
+          escalation);
     }
   }
 }

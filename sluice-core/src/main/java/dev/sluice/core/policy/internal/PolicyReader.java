@@ -47,7 +47,7 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class PolicyReader {
   static final List<String> TOP_KEYS = List.of(
       "listen", "data_dir", "store", "request_classes", "shared_scope", "providers", "agents", "retry_after", "backoff",
-      "operator", "gateway");
+      "operator", "gateway", "escalation");
   static final List<String> OPERATOR_KEYS = List.of("token_env", "token_file");
   static final List<String> GATEWAY_KEYS = List.of("max_request_body_bytes", "max_response_body_bytes", "max_request_headers", "max_header_bytes");
   static final List<String> CLASS_KEYS = List.of("max_attempts", "max_wait_seconds", "retry_statuses");
@@ -139,6 +139,8 @@ public final class PolicyReader {
     GatewaySettings gateway = m.optional("gateway").flatMap(this::gateway).orElse(GatewaySettings.DEFAULTS);
     Optional<SecretRef> operator = m.optional("operator").flatMap(this::operator);
     GatewaySettings gatewaySettings = operator.map(gateway::withOperatorToken).orElse(gateway);
+    dev.sluice.core.policy.EscalationSettings escalation = m.optional("escalation").flatMap(x -> EscalationReader.read(x, problems))
+        .orElse(dev.sluice.core.policy.EscalationSettings.DEFAULTS);
 
     for (YamlValue ref : classRefs) {
       String name = ((org.yaml.snakeyaml.nodes.ScalarNode) ref.node()).getValue();
@@ -150,7 +152,8 @@ public final class PolicyReader {
     if (problems.count() > before) {
       return Optional.empty();
     }
-    return Fields.build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff, gatewaySettings));
+    return Fields.build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff, gatewaySettings,
+        escalation));
   }
 
   // ---------------------------------------------------------------- gateway
