@@ -136,6 +136,8 @@ public final class Sluice implements AutoCloseable {
   private final Optional<JournalWriter> writer;
   private final Optional<dev.sluice.core.internal.AuditTrail> audit;
   private final Map<ActionId, CompletableFuture<Outcome>> recovered = new ConcurrentHashMap<>();
+  /** The journaled actions of this process still running (submitted or recovered), by journal id. */
+  private final Map<ActionId, CompletableFuture<Outcome>> live = new ConcurrentHashMap<>();
 
   private record Lane(Provider provider, Engine engine) {}
 
@@ -191,6 +193,33 @@ public final class Sluice implements AutoCloseable {
     return Map.copyOf(recovered);
   }
 
+  /**
+   * An action's durable record (state, due time, attempts used, time waited, last status, outcome
+   * code and reason), read from the journal; it is there after a restart too. The response body is
+   * not journaled: the outcome future carries it.
+   *
+   * @return empty when no journal is configured or the id is unknown
+   */
+  public Optional<ActionRecord> action(ActionId id) {
+    Objects.requireNonNull(id, "id");
+    return writer.flatMap(w -> w.journal().action(id));
+  }
+
+  /** An action's attempts, in order, from the journal; empty without a journal or for an unknown id. */
+  public List<AttemptRecord> attempts(ActionId id) {
+    Objects.requireNonNull(id, "id");
+    return writer.map(w -> w.journal().attempts(id)).orElse(List.of());
+  }
+
+  /**
+   * The outcome future of an action this process is still running (submitted through {@link
+   * #start} or resumed at start-up); empty once it has completed, or when another process ran it.
+   */
+  public Optional<CompletableFuture<Outcome>> pending(ActionId id) {
+    Objects.requireNonNull(id, "id");
+    return Optional.ofNullable(live.get(id));
+  }
+
   /** The policy in force. */
   public Policy policy() {
     return policy;
@@ -203,6 +232,18 @@ public final class Sluice implements AutoCloseable {
    * @throws IllegalStateException after {@link #close()}
    */
   public CompletableFuture<Outcome> submit(Call call) {
+    return start(call).outcome();
+  }
+
+  /**
+   * Queues a call like {@link #submit}, and also returns the journal's id of its action, assigned
+   * once the action is durably recorded and before anything is sent. Use the id to follow the
+   * action without holding the future ({@link #action}, {@link #attempts}, {@link #pending}), for
+   * example to answer an agent that polls later, after a restart too.
+   *
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public Submission start(Call call) {
     Objects.requireNonNull(call, "call");
     if (closed) {
       throw new IllegalStateException("this Sluice is closed");
@@ -210,12 +251,12 @@ public final class Sluice implements AutoCloseable {
     Instant now = scheduler.now();
     Lane lane = lanes.get(call.provider());
     if (lane == null) {
-      return refused(call, now, "unknown_provider: provider '" + call.provider() + "' is not in the policy; configured: " + lanes.keySet(),
-          "call one of the configured providers, or add this one to sluice.yaml");
+      return Submission.unjournaled(refused(call, now, "unknown_provider: provider '" + call.provider() + "' is not in the policy; configured: " + lanes.keySet(),
+          "call one of the configured providers, or add this one to sluice.yaml"));
     }
     Optional<String> problem = CallCheck.problem(call, maxRequestBytes);
     if (problem.isPresent()) {
-      return refused(call, now, problem.get(), "fix the call as the reason says; repeating it unchanged cannot succeed");
+      return Submission.unjournaled(refused(call, now, problem.get(), "fix the call as the reason says; repeating it unchanged cannot succeed"));
     }
     Provider p = lane.provider();
     RouteMatch match = p.classify(call.method(), call.target());
@@ -266,13 +307,13 @@ public final class Sluice implements AutoCloseable {
       } catch (DuplicateIdempotencyKeyException e) {
         // Never advise a new key here: the agent repeating a call it already made is exactly the
         // case a key exists for, and a new key could create a second effect at the provider.
-        return refused(call, now, "duplicate_idempotency_key: an action of provider '" + p.id() + "' already holds this idempotency key; "
+        return Submission.unjournaled(refused(call, now, "duplicate_idempotency_key: an action of provider '" + p.id() + "' already holds this idempotency key; "
             + "this call was not sent",
-            "this key already names an action: wait for that action's outcome or look it up; do not send the same operation under a new key");
+            "this key already names an action: wait for that action's outcome or look it up; do not send the same operation under a new key"));
       } catch (JournalException | IllegalArgumentException e) {
         LOG.warn("could not journal an action of provider {} for task {}: {}", p.id(), call.taskId(), e.toString());
-        return refused(call, now, "not_journaled: the action could not be recorded durably, so it was not sent",
-            "nothing was sent; try again once the journal is writable");
+        return Submission.unjournaled(refused(call, now, "not_journaled: the action could not be recorded durably, so it was not sent",
+            "nothing was sent; try again once the journal is writable"));
       }
     }
     ActionRequest requested = action;
@@ -291,9 +332,13 @@ public final class Sluice implements AutoCloseable {
       JournalWriter w = writer.get();
       // Completed off the journal thread: a caller's callback may call Sluice again (cancel waits
       // for the journal), which on the journal thread itself would deadlock every send.
-      return f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o));
+      ActionId id = action.journalId().orElseThrow();
+      CompletableFuture<Outcome> committed = f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o));
+      live.put(id, committed);
+      committed.whenComplete((o, e) -> live.remove(id, committed));
+      return new Submission(Optional.of(id), committed);
     }
-    return f;
+    return Submission.unjournaled(f);
   }
 
   private static ActionRequest withLookup(ActionRequest action, Route route, Map<String, String> pathParameters, Optional<String> key,
@@ -455,7 +500,10 @@ public final class Sluice implements AutoCloseable {
     pendingByTask.merge(r.taskId(), 1, Integer::sum);
     CompletableFuture<Outcome> f = lane.engine().resume(action, r.attemptsUsed(), r.waited(), r.dueAt(), reconcile);
     f.whenComplete((o, e) -> done(r.taskId()));
-    recovered.put(r.actionId(), f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o)));
+    CompletableFuture<Outcome> committed = f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o));
+    recovered.put(r.actionId(), committed);
+    live.put(r.actionId(), committed);
+    committed.whenComplete((o, e) -> live.remove(r.actionId(), committed));
   }
 
   private static CompletableFuture<Outcome> refused(Call call, Instant now, String reason, String nextSafe) {
