@@ -108,7 +108,12 @@ final class Harness implements AutoCloseable {
 
   /** Waits until every attempt sent so far has been answered and processed. */
   void settle() {
-    transport.awaitIdle(NETWORK);
+    // A journaled attempt reaches the transport only after its start is committed: wait for the
+    // journal too, until neither has anything on its way.
+    do {
+      transport.awaitIdle(NETWORK);
+      sluice.journalFlushed().orTimeout(NETWORK.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+    } while (!transport.idle());
   }
 
   /**

@@ -174,6 +174,14 @@ public final class AuditTrail implements ActionLog, AutoCloseable {
     }
   }
 
+  /**
+   * Any other event, in order with the rest ({@code escalation_opened}, {@code decision_recorded},
+   * {@code access_granted}, {@code escalation_body_viewed}): metadata only, never a secret or a body.
+   */
+  public synchronized void record(String event, Instant at, Map<String, Object> fields) {
+    emit(event, at, new LinkedHashMap<>(fields));
+  }
+
   /** Writes what is held back and waits (up to 10 s) for the queue to drain; does not close the log. */
   @Override
   public void close() {

@@ -1,0 +1,212 @@
+package dev.sluice.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.Call;
+import dev.sluice.core.Submission;
+import dev.sluice.core.engine.Outcome;
+import dev.sluice.core.engine.OutcomeCode;
+import dev.sluice.core.escalation.DecisionException;
+import dev.sluice.core.escalation.DecisionOption;
+import dev.sluice.core.escalation.DecisionRequest;
+import dev.sluice.core.escalation.DecisionResult;
+import dev.sluice.core.escalation.Escalation;
+import dev.sluice.core.escalation.EscalationJson;
+import dev.sluice.core.escalation.EscalationState;
+import dev.sluice.core.escalation.Option;
+import dev.sluice.core.escalation.Trigger;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.fake.Attempt;
+import dev.sluice.fake.FakeProvider;
+import dev.sluice.fake.Fault;
+import dev.sluice.fake.FaultRule;
+import dev.sluice.store.sqlite.SqliteJournal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Escalations end to end (issue 7): raised where the machine cannot know or cannot go on, the
+ * dossier secret-free, each decision really done — every count taken from the fake provider's
+ * attempt log, over real sockets, with a real SQLite journal.
+ */
+class EscalationsAtTheFakeProviderTest {
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final String RECORDS_NO_LOOKUP = """
+      routes:
+        - {method: POST, path: "/records", class: uncertain_write}
+      """;
+  static final String RECORDS_WITH_LOOKUP = """
+      routes:
+        - {method: POST, path: "/records", class: uncertain_write, external_reference: client_reference,
+           lookup: {method: GET, path: "/records?client_reference={external_reference}"}}
+      """;
+  static final String INVOICES_AND_TRANSFERS = """
+      idempotency_header: Idempotency-Key
+      routes:
+        - {method: GET, path: "/v1/invoices/{id}", class: read}
+        - {method: POST, path: "/v1/transfers", class: idempotent_write,
+           lookup: {method: GET, path: "/v1/transfers?idempotency_key={idempotency_key}"}}
+      """;
+
+  @TempDir Path dir;
+
+  static List<Attempt> of(FakeProvider fake, String method) {
+    return fake.attempts().stream().filter(a -> a.method().equals(method)).toList();
+  }
+
+  static void assertSecretFree(Escalation e) throws Exception {
+    String json = JSON.writeValueAsString(EscalationJson.of(e));
+    for (String form : List.of(Harness.SECRET, Base64.getEncoder().encodeToString(Harness.SECRET.getBytes(StandardCharsets.UTF_8)),
+        "Bearer " + Harness.SECRET)) {
+      assertThat(json).doesNotContain(form);
+    }
+    assertThat(json.toLowerCase(java.util.Locale.ROOT)).doesNotContain("authorization");
+  }
+
+  @Test
+  void anUnreconcilableWriteIsEscalatedAndSendNewNeedsConfirmationThenSendsExactlyOneNewPost() throws Exception {
+    FakeProvider.Builder fake = FakeProvider.builder().idempotency("records", false)
+        .fault(FaultRule.of(Fault.dropAfterCommit()).method("POST"));
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.wallClock(fake, RECORDS_NO_LOOKUP, journal)) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/records").task("inviter").goal("invite ada to the workspace")
+          .header("Content-Type", "application/json").body("{\"name\":\"ada\",\"email\":\"ada@example.com\"}").build());
+      Outcome o = s.outcome().get(20, TimeUnit.SECONDS);
+
+      assertThat(o.outcome()).isEqualTo(OutcomeCode.RECONCILIATION_REQUIRED);
+      assertThat(o.reason()).endsWith("escalated to an operator as E-1");
+      assertThat(o.nextSafeAction()).contains("E-1").contains("never under a new idempotency key");
+      assertThat(of(h.fake, "POST")).hasSize(1);
+      assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.ESCALATED);
+
+      Escalation e = h.sluice.escalations().get(0);
+      assertThat(e.trigger()).isEqualTo(Trigger.UNCERTAIN_WRITE);
+      assertThat(e.state()).isEqualTo(EscalationState.OPEN);
+      // No key, no look-up: nothing can be queried or safely resent with a key.
+      assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.CANCEL, DecisionOption.SEND_NEW);
+      assertThat(e.option(DecisionOption.SEND_NEW).orElseThrow().requiresConfirmation()).isTrue();
+      assertThat(e.option(DecisionOption.SEND_NEW).orElseThrow().risk()).contains("second external effect");
+      assertThat(e.dossier().goal()).contains("invite ada to the workspace");
+      assertThat(e.dossier().method()).isEqualTo("POST");
+      assertThat(e.dossier().endpoint()).isEqualTo("/records");
+      assertThat(e.dossier().attempts()).singleElement().satisfies(a -> {
+        assertThat(a.failure()).isPresent();
+        assertThat(a.requestCommitted()).isTrue();
+      });
+      assertThat(e.dossier().body().topLevelFields()).containsExactly("name", "email");
+      assertThat(e.dossier().body().sha256()).hasSize(64);
+      assertThat(JSON.writeValueAsString(EscalationJson.of(e))).doesNotContain("ada@example.com");
+      assertSecretFree(e);
+
+      assertThatThrownBy(() -> h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.SEND_NEW, "ops-ana", "provider shows nothing")))
+          .isInstanceOf(DecisionException.class).hasMessageContaining("explicit confirmation");
+      assertThatThrownBy(() -> h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.QUERY_EXISTING, "ops-ana", "look")))
+          .isInstanceOf(DecisionException.class).hasMessageContaining("offered: cancel, send_new");
+      assertThat(h.sluice.escalation(e.id()).orElseThrow().open()).isTrue();
+      assertThat(of(h.fake, "POST")).as("refused decisions send nothing").hasSize(1);
+
+      DecisionResult r = h.sluice.decide(e.id(), new DecisionRequest(DecisionOption.SEND_NEW, "ops-ana", "provider console shows no record", true));
+      Outcome second = r.outcome().orElseThrow().get(20, TimeUnit.SECONDS);
+
+      assertThat(second.outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(r.actionId()).isPresent().isNotEqualTo(s.actionId());
+      assertThat(of(h.fake, "POST")).hasSize(2);
+      assertThat(r.escalation().decision().orElseThrow().by()).isEqualTo("ops-ana");
+      assertThat(r.escalation().decision().orElseThrow().confirmation()).isTrue();
+      assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.CANCELLED);
+      assertThatThrownBy(() -> h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.CANCEL, "ops-bo", "too late")))
+          .isInstanceOf(DecisionException.class).hasMessageContaining("already decided: send_new by ops-ana");
+    }
+  }
+
+  @Test
+  void queryExistingSendsExactlyOneLookUpAndNoPostAndFindsTheRecord() throws Exception {
+    // The write is saved and its answer lost; every look-up of the reconciliation's budget meets a 503.
+    FakeProvider.Builder fake = FakeProvider.builder().idempotency("records", false)
+        .fault(FaultRule.of(Fault.dropAfterCommit()).method("POST"))
+        .fault(FaultRule.of(Fault.unavailable()).method("GET").path("/records").times(4));
+    try (SqliteJournal journal = SqliteJournal.open(dir);
+        Harness h = Harness.virtualTime(fake, RECORDS_WITH_LOOKUP, journal, b -> b)) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/records").task("inviter")
+          .header("Content-Type", "application/json").body("{\"name\":\"ada\"}").build());
+      h.runUntil(Harness.T0.plusSeconds(300));
+      Outcome o = s.outcome().get(20, TimeUnit.SECONDS);
+
+      assertThat(o.outcome()).isEqualTo(OutcomeCode.RECONCILIATION_REQUIRED);
+      assertThat(of(h.fake, "POST")).hasSize(1);
+      assertThat(of(h.fake, "GET")).hasSize(4).allSatisfy(a -> assertThat(a.status()).isEqualTo(503));
+      Escalation e = h.sluice.escalations().get(0);
+      assertThat(e.options()).extracting(Option::option)
+          .containsExactly(DecisionOption.QUERY_EXISTING, DecisionOption.CANCEL, DecisionOption.SEND_NEW);
+      assertThat(e.dossier().reconciliationQuery().orElseThrow()).startsWith("GET /records?client_reference=sr_");
+      assertThat(e.dossier().attempts()).extracting(a -> a.kind()).containsExactly("send", "lookup", "lookup", "lookup", "lookup");
+
+      DecisionResult r = h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.QUERY_EXISTING, "ops-ana", "the provider is back"));
+      h.runUntil(Harness.T0.plusSeconds(400));
+      Outcome found = r.outcome().orElseThrow().get(20, TimeUnit.SECONDS);
+
+      assertThat(found.outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(found.reconciled()).isTrue();
+      assertThat(of(h.fake, "GET")).as("exactly one look-up after the decision").hasSize(5);
+      assertThat(of(h.fake, "GET").get(4).status()).isEqualTo(200);
+      assertThat(of(h.fake, "POST")).as("nothing resent").hasSize(1);
+      assertThat(h.fake.records("records")).hasSize(1);
+      assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.SUCCEEDED);
+    }
+  }
+
+  @Test
+  void seedStep5TheTimeBudgetIsExhaustedTheOperatorGetsTheDossierAndTheCancelledWorkNeverWakes() throws Exception {
+    // Retry-After 100 s is past the read class's 90 s budget: the read stops at once, for a person.
+    FakeProvider.Builder fake = FakeProvider.builder()
+        .fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(100))).method("GET").path("/v1/invoices/{id}"));
+    try (SqliteJournal journal = SqliteJournal.open(dir);
+        Harness h = Harness.virtualTime(fake, INVOICES_AND_TRANSFERS, journal, b -> b)) {
+      Submission read = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_9").task("nightly-sync")
+          .goal("reconcile last night's invoices").build());
+      Submission write = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("nightly-sync")
+          .header("Content-Type", "application/json").body("{\"amount\":12500,\"currency\":\"USD\"}").build());
+      Submission other = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("payroll")
+          .header("Content-Type", "application/json").body("{\"amount\":900,\"currency\":\"USD\"}").build());
+      h.runUntil(Harness.T0.plusSeconds(10));
+
+      Outcome o = read.outcome().get(20, TimeUnit.SECONDS);
+      assertThat(o.outcome()).isEqualTo(OutcomeCode.BUDGET_EXHAUSTED);
+      assertThat(o.reason()).contains("escalated to an operator as E-1");
+      assertThat(h.fake.attempts()).hasSize(1);
+      // The task's write waits behind the scope's hold, due after the 100 s the provider asked for.
+      assertThat(h.sluice.queue(Harness.PROVIDER)).extracting(q -> q.taskId()).containsExactlyInAnyOrder("nightly-sync", "payroll");
+      java.time.Instant due = h.sluice.queue(Harness.PROVIDER).stream().filter(q -> q.taskId().equals("nightly-sync")).findFirst().orElseThrow().dueAt();
+      assertThat(due).isAfterOrEqualTo(Harness.T0.plusSeconds(100));
+
+      Escalation e = h.sluice.escalations().get(0);
+      assertThat(e.trigger()).isEqualTo(Trigger.WAIT_BUDGET_EXHAUSTED);
+      assertThat(e.dossier().goal()).contains("reconcile last night's invoices");
+      assertThat(e.dossier().attempts()).singleElement().satisfies(a -> {
+        assertThat(a.status()).hasValue(429);
+        assertThat(a.rateLimitHeaders()).containsEntry("retry-after", List.of("100"));
+      });
+      assertThat(e.dossier().budget().maxWait()).isEqualTo(Duration.ofSeconds(90));
+      assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.RETRY_SAME_KEY, DecisionOption.CANCEL);
+      assertSecretFree(e);
+
+      h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.CANCEL, "ops-ana", "the sync can wait for tonight"));
+      assertThat(write.outcome().get(20, TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.CANCELLED);
+      h.runUntil(due.plusSeconds(120));
+
+      assertThat(h.fake.attempts()).as("the cancelled task's write never woke; the other task's did").extracting(a -> a.method() + " "
+          + a.task().orElse("?")).containsExactly("GET nightly-sync", "POST payroll");
+      assertThat(other.outcome().get(20, TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(h.sluice.action(write.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.CANCELLED);
+      assertThat(h.sluice.action(read.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.CANCELLED);
+      assertThat(h.sluice.escalation(e.id()).orElseThrow().decision().orElseThrow().option()).isEqualTo(DecisionOption.CANCEL);
+    }
+  }
+}
