@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -159,6 +160,162 @@ class EscalationsAtTheFakeProviderTest {
       assertThat(of(h.fake, "POST")).as("nothing resent").hasSize(1);
       assertThat(h.fake.records("records")).hasSize(1);
       assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.SUCCEEDED);
+    }
+  }
+
+  static final String APPROVED_TRANSFERS = """
+      idempotency_header: Idempotency-Key
+      routes:
+        - {method: POST, path: "/v1/transfers", class: idempotent_write, approval: per_call}
+      """;
+
+  @Test
+  void aPerCallApprovalHoldsTheActionDurablyAcrossARestartAndOnlyTheApprovalSendsIt() throws Exception {
+    Path auditDir = dir.resolve("audit");
+    dev.sluice.core.audit.AuditLog audit = dev.sluice.core.audit.AuditLog.open(dev.sluice.core.audit.AuditSettings.in(auditDir), () -> Harness.T0);
+    dev.sluice.core.journal.ActionId id;
+    String key;
+    try (SqliteJournal journal = SqliteJournal.open(dir.resolve("journal"))) {
+      try (Harness h = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b)) {
+        Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("payer").goal("pay supplier 42")
+            .header("Content-Type", "application/json").body("{\"amount\":700,\"currency\":\"EUR\"}").build());
+        h.runUntil(Harness.T0.plusSeconds(600));
+
+        id = s.actionId().orElseThrow();
+        assertThat(s.outcome()).isNotDone();
+        assertThat(h.sluice.pending(id)).contains(s.outcome());
+        assertThat(h.fake.attempts()).as("nothing reaches the provider before an approval").isEmpty();
+        dev.sluice.core.journal.ActionRecord held = h.sluice.action(id).orElseThrow();
+        assertThat(held.state()).isEqualTo(ActionState.AWAITING_APPROVAL);
+        key = held.idempotencyKey().orElseThrow();
+        Escalation e = h.sluice.escalations().get(0);
+        assertThat(e.trigger()).isEqualTo(Trigger.APPROVAL_REQUIRED);
+        assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.APPROVE, DecisionOption.REJECT);
+        assertThat(e.dossier().goal()).contains("pay supplier 42");
+        assertThat(e.dossier().attempts()).isEmpty();
+      }
+      // Restart: still held, still pending, still nothing sent.
+      try (Harness h = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b.audit(audit))) {
+        assertThat(h.sluice.action(id).orElseThrow().state()).isEqualTo(ActionState.AWAITING_APPROVAL);
+        CompletableFuture<Outcome> pending = h.sluice.pending(id).orElseThrow();
+        assertThat(pending).isNotDone();
+        Escalation e = h.sluice.escalations().get(0);
+        assertThat(e.open()).isTrue();
+        h.runUntil(Harness.T0.plusSeconds(60));
+        assertThat(h.fake.attempts()).isEmpty();
+
+        DecisionResult r = h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.APPROVE, "cfo-maria", "invoice 42 checked"));
+        h.runUntil(Harness.T0.plusSeconds(120));
+        Outcome o = pending.get(20, TimeUnit.SECONDS);
+
+        assertThat(o.outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+        assertThat(r.outcome().orElseThrow().get(20, TimeUnit.SECONDS)).isEqualTo(o);
+        assertThat(h.fake.attempts()).singleElement().satisfies(a -> {
+          assertThat(a.method()).isEqualTo("POST");
+          assertThat(a.idempotencyKey()).contains(key);
+        });
+        assertThat(h.sluice.action(id).orElseThrow().state()).isEqualTo(ActionState.SUCCEEDED);
+      }
+    }
+    audit.close();
+    List<String> events = new java.util.ArrayList<>();
+    for (String l : java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log"))) {
+      events.add(JSON.readTree(l).path("event").asText());
+    }
+    assertThat(events).containsSubsequence("decision_recorded", "action_sent", "action_result");
+    String decision = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
+        .filter(l -> l.contains("decision_recorded")).findFirst().orElseThrow();
+    assertThat(decision).contains("cfo-maria").contains("approve").contains("approval_required");
+  }
+
+  @Test
+  void aRejectedApprovalSendsNothingAndTellsTheAgent() throws Exception {
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b)) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("payer")
+          .header("Content-Type", "application/json").body("{\"amount\":700}").build());
+      Escalation e = h.sluice.escalations().get(0);
+      h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.REJECT, "cfo-maria", "not ours"));
+      h.runUntil(Harness.T0.plusSeconds(600));
+
+      Outcome o = s.outcome().get(20, TimeUnit.SECONDS);
+      assertThat(o.outcome()).isEqualTo(OutcomeCode.CANCELLED);
+      assertThat(o.requestSent()).isFalse();
+      assertThat(o.reason()).contains("rejected").contains("cfo-maria");
+      assertThat(h.fake.attempts()).isEmpty();
+      assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.CANCELLED);
+    }
+  }
+
+  @Test
+  void moreRateLimitsPerHourThanConfiguredOnAScopeWithAConfiguredQuotaRaiseOneEscalationAndTheWorkGoesOn() throws Exception {
+    // The policy says 100 requests a minute; the provider refuses every other request: a configuration problem.
+    String yaml = """
+        rate: {requests: 100, per_seconds: 60}
+        routes:
+          - {method: GET, path: "/v1/invoices/{id}", class: read}
+        """;
+    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(1))).method("GET").times(3));
+    try (SqliteJournal journal = SqliteJournal.open(dir);
+        Harness h = Harness.virtualTime(fake, "escalation: {rate_limits_per_hour: 2}\n", yaml, journal, b -> b)) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_1").task("reader").build());
+      h.runUntil(Harness.T0.plusSeconds(80));
+      Outcome o = s.outcome().get(20, TimeUnit.SECONDS);
+
+      assertThat(o.outcome()).as("the escalation does not stop the work").isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(h.fake.attempts()).extracting(Attempt::status).containsExactly(429, 429, 429, 200);
+      assertThat(h.sluice.escalations()).singleElement().satisfies(e -> {
+        assertThat(e.trigger()).isEqualTo(Trigger.REPEATED_RATE_LIMITS);
+        assertThat(e.detail()).contains("3 responses 429 within an hour").contains("rate_limits_per_hour (2)");
+        assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.ACKNOWLEDGE, DecisionOption.CANCEL);
+      });
+    }
+  }
+
+  @Test
+  void theWebhookGetsTheDossierSignedWithTheSecretFromTheEnvironmentAndRetriesA503WithinItsBudget() throws Exception {
+    List<byte[]> bodies = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    List<String> signatures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    java.util.concurrent.CountDownLatch delivered = new java.util.concurrent.CountDownLatch(2);
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/hook", x -> {
+      byte[] b = x.getRequestBody().readAllBytes();
+      bodies.add(b);
+      signatures.add(x.getRequestHeaders().getFirst("Sluice-Signature"));
+      int status = bodies.size() == 1 ? 503 : 204; // the first delivery fails, the retry lands
+      x.sendResponseHeaders(status, -1);
+      x.close();
+      delivered.countDown();
+    });
+    server.start();
+    String hookSecret = "hook-secret-canary";
+    String top = "escalation:\n  webhook: {url: \"http://127.0.0.1:" + server.getAddress().getPort() + "/hook\", secret_env: HOOK_SECRET, max_attempts: 3}\n";
+    FakeProvider.Builder fake = FakeProvider.builder().idempotency("records", false).fault(FaultRule.of(Fault.dropAfterCommit()).method("POST"));
+    try (SqliteJournal journal = SqliteJournal.open(dir);
+        Harness h = Harness.virtualTime(fake, top, RECORDS_NO_LOOKUP, journal,
+            b -> b.secrets(name -> name.equals("HOOK_SECRET") ? java.util.Optional.of(hookSecret) : java.util.Optional.empty()))) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/records").task("inviter")
+          .header("Content-Type", "application/json").body("{\"name\":\"ada\"}").build());
+      h.runUntil(Harness.T0.plusSeconds(1));
+      s.outcome().get(20, TimeUnit.SECONDS);
+      // The retry is due 1 s after the failed delivery, on the engine's (virtual) clock: move it
+      // on until the second delivery arrives.
+      long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      int step = 1;
+      while (!delivered.await(10, TimeUnit.MILLISECONDS)) {
+        h.runUntil(Harness.T0.plusSeconds(1 + step++));
+        assertThat(System.nanoTime()).as("the webhook's retry arrives").isLessThan(end);
+      }
+      assertThat(bodies).hasSize(2);
+      assertThat(bodies.get(1)).isEqualTo(bodies.get(0));
+      com.fasterxml.jackson.databind.JsonNode doc = JSON.readTree(bodies.get(1));
+      assertThat(doc.path("event").asText()).isEqualTo("escalation_opened");
+      assertThat(doc.path("escalation").path("id").asText()).isEqualTo("E-1");
+      assertThat(doc.path("escalation").path("dossier").path("body").path("top_level_fields").get(0).asText()).isEqualTo("name");
+      assertThat(signatures.get(1)).isEqualTo(dev.sluice.core.internal.EscalationWebhook.signature(hookSecret, bodies.get(1)));
+      String text = new String(bodies.get(1), StandardCharsets.UTF_8);
+      assertThat(text).doesNotContain(hookSecret).doesNotContain(Harness.SECRET).doesNotContain("ada\"");
+    } finally {
+      server.stop(0);
     }
   }
 
