@@ -212,11 +212,20 @@ public final class GatewayHandler extends Handler.Abstract {
       b.idempotencyKey(key);
     }
     b.headers(forwardedHeaders(request));
-    Call call = b.build();
     Optional<String> goal = Optional.ofNullable(request.getHeaders().get("Sluice-Task-Goal")).map(String::trim).filter(s -> !s.isEmpty());
-    String id = ActionRegistry.newId();
-    CompletableFuture<Outcome> outcome = sluice.submit(call);
+    goal.ifPresent(b::goal);
+    Call call = b.build();
+    dev.sluice.core.Submission submission = sluice.start(call);
+    CompletableFuture<Outcome> outcome = submission.outcome();
+    // Per-call approval: the action is held in the journal; its id names it (after a restart too).
+    boolean awaitingApproval = submission.actionId().flatMap(sluice::action)
+        .map(a -> a.state() == dev.sluice.core.journal.ActionState.AWAITING_APPROVAL).orElse(false);
+    String id = awaitingApproval ? submission.actionId().get().toString() : ActionRegistry.newId();
     actions.add(new ActionRegistry.Entry(id, agent.id(), providerId, call.taskId(), goal, call.method(), path, clock.instant(), outcome));
+    if (awaitingApproval) {
+      accepted(response, callback, id, call.taskId(), providerId);
+      return;
+    }
     outcome.thenAccept(o -> {
       metrics.outcome(providerId, o);
       LOG.info("agent {} {} /{}{} -> {} after {} attempt(s), action {}", agent.id(), call.method(), providerId, path, o.outcome().code(),
@@ -324,6 +333,18 @@ public final class GatewayHandler extends Handler.Abstract {
     Http.writeJson(response, 202, m, callback);
   }
 
+  private boolean heldForApproval(ActionRegistry.Entry e) {
+    if (e.id().startsWith("act_")) {
+      return false; // the gateway's own ids: never held (held actions are named by their journal id)
+    }
+    try {
+      return sluice.action(dev.sluice.core.journal.ActionId.of(e.id())).map(a -> a.state() == dev.sluice.core.journal.ActionState.AWAITING_APPROVAL)
+          .orElse(false);
+    } catch (IllegalArgumentException notAJournalId) {
+      return false;
+    }
+  }
+
   /** What is known of an action: state, and the outcome context once done. */
   private Map<String, Object> actionState(ActionRegistry.Entry e) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -340,6 +361,11 @@ public final class GatewayHandler extends Handler.Abstract {
       m.put("state", "done");
       m.putAll(Problem.context(o));
       m.put("finished_at", Problem.rfc3339(o.finishedAt()));
+    } else if (heldForApproval(e)) {
+      m.put("state", "awaiting_approval");
+      sluice.escalations().stream().filter(x -> x.open() && x.dossier().actionId().equals(e.id())).findFirst()
+          .ifPresent(x -> m.put("escalation", x.id().toString()));
+      m.put("due_at", null);
     } else {
       Optional<QueuedRequest> q = sluice.queue(e.provider()).stream().filter(r -> r.taskId().equals(e.taskId())).findFirst();
       m.put("state", q.isPresent() ? "waiting" : "in_flight");
@@ -382,6 +408,8 @@ public final class GatewayHandler extends Handler.Abstract {
       m.put("task", seg[2]);
       m.put("actions", list);
       Http.writeJson(response, list.isEmpty() ? 404 : 200, m, callback);
+    } else if (seg.length >= 2 && seg[1].equals("escalations")) {
+      new EscalationEndpoints(sluice).handle(request, response, callback, seg);
     } else if (seg.length == 3 && seg[1].equals("tasks") && method.equals("DELETE")) {
       int n = sluice.cancel(seg[2]);
       LOG.info("operator cancelled task {} ({} pending call(s))", seg[2], n);
@@ -391,7 +419,8 @@ public final class GatewayHandler extends Handler.Abstract {
       Http.writeJson(response, 200, m, callback);
     } else {
       refuse(response, callback, 404, "unknown_endpoint", "Unknown admin endpoint",
-          "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}", "use one of the known endpoints");
+          "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}, GET /v1/escalations, "
+              + "GET /v1/escalations/{id}, POST /v1/escalations/{id}/decision", "use one of the known endpoints");
     }
   }
 
