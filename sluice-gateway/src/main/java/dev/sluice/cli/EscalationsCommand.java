@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 /** {@code sluice escalations list|show ID}: a running gateway's escalations ({@code GET /v1/escalations[/{id}]}). */
 @Command(name = "escalations", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = "The escalations of a running gateway: actions handed to a person, with their dossiers and options.",
-    subcommands = {EscalationsCommand.ListCommand.class, EscalationsCommand.ShowCommand.class})
+    subcommands = {EscalationsCommand.ListCommand.class, EscalationsCommand.ShowCommand.class, EscalationsCommand.BodyCommand.class})
 final class EscalationsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -101,6 +101,42 @@ final class EscalationsCommand implements Callable<Integer> {
         return 0;
       }
       print(out, new ObjectMapper().readTree(r.body()));
+      return 0;
+    }
+  }
+
+  @Command(name = "body", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+      description = "Print the stored request body of an escalation's action: an audited act (escalation_body_viewed, with who and why).")
+  static final class BodyCommand implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Mixin AdminClient admin = new AdminClient();
+
+    @Parameters(paramLabel = "ID", description = "The escalation, e.g. E-3.")
+    String id;
+
+    @Option(names = "--by", required = true, paramLabel = "NAME", description = "Who looks (recorded).")
+    String by;
+
+    @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why the summary is not enough (recorded).")
+    String reason;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!id.matches("E-[1-9][0-9]{0,17}")) {
+        throw new CliErrors.UserError("ID: an escalation id looks like E-3, got '" + (id.length() > 40 ? id.substring(0, 40) + "…" : id) + "'");
+      }
+      ObjectMapper json = new ObjectMapper();
+      HttpResponse<String> r = admin.send("POST", "/v1/escalations/" + id + "/body",
+          json.writeValueAsString(java.util.Map.of("by", by, "reason", reason)));
+      if (r.statusCode() == 404 || r.statusCode() == 400) {
+        throw new CliErrors.UserError(json.readTree(r.body()).path("detail").asText(r.body()));
+      }
+      if (r.statusCode() != 200) {
+        spec.commandLine().getErr().println("sluice escalations body: the gateway answered " + r.statusCode());
+        return CliErrors.INTERNAL;
+      }
+      byte[] body = java.util.Base64.getDecoder().decode(json.readTree(r.body()).path("body_base64").asText());
+      spec.commandLine().getOut().println(new String(body, java.nio.charset.StandardCharsets.UTF_8));
       return 0;
     }
   }

@@ -203,6 +203,8 @@ class EscalationsAtTheFakeProviderTest {
         assertThat(e.open()).isTrue();
         h.runUntil(Harness.T0.plusSeconds(60));
         assertThat(h.fake.attempts()).isEmpty();
+        assertThat(new String(h.sluice.escalationBody(e.id(), "cfo-maria", "check the amount").orElseThrow(), StandardCharsets.UTF_8))
+            .isEqualTo("{\"amount\":700,\"currency\":\"EUR\"}");
 
         DecisionResult r = h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.APPROVE, "cfo-maria", "invoice 42 checked"));
         h.runUntil(Harness.T0.plusSeconds(120));
@@ -222,7 +224,10 @@ class EscalationsAtTheFakeProviderTest {
     for (String l : java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log"))) {
       events.add(JSON.readTree(l).path("event").asText());
     }
-    assertThat(events).containsSubsequence("decision_recorded", "action_sent", "action_result");
+    assertThat(events).containsSubsequence("escalation_body_viewed", "decision_recorded", "action_sent", "action_result");
+    String viewed = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
+        .filter(l -> l.contains("escalation_body_viewed")).findFirst().orElseThrow();
+    assertThat(viewed).contains("cfo-maria").contains("check the amount").doesNotContain("700");
     String decision = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
         .filter(l -> l.contains("decision_recorded")).findFirst().orElseThrow();
     assertThat(decision).contains("cfo-maria").contains("approve").contains("approval_required");

@@ -150,6 +150,12 @@ class EscalationCommandsTest {
     assertThat(none.exit()).isEqualTo(2);
     assertThat(none.err()).contains("there is no escalation E-7");
     assertThat(fake.attempts()).isEmpty();
+    assertThat(send("POST", "/v1/escalations/E-1/body", OPERATOR, "{\"by\":\"cfo-maria\"}").statusCode()).as("who and why are required")
+        .isEqualTo(400);
+    EscalationsCommand.BodyCommand body = new EscalationsCommand.BodyCommand();
+    Run seen = cli(body, body.admin, "E-1", "--by", "cfo-maria", "--reason", "check the amount");
+    assertThat(seen.exit()).isZero();
+    assertThat(seen.out().strip()).isEqualTo("{\"amount\":700,\"currency\":\"EUR\"}");
 
     DecideCommand decide = new DecideCommand();
     Run decided = cli(decide, decide.admin, "E-1", "--option", "approve", "--by", "cfo-maria", "--reason", "invoice checked");

@@ -68,6 +68,16 @@ public final class EscalationEndpoints {
       Http.writeJson(response, 200, EscalationJson.of(e.get()), callback);
       return;
     }
+    if (seg.length == 4 && seg[3].equals("body") && method.equals("POST")) {
+      Content.Source.asByteArrayAsync(request, MAX_DECISION_BYTES).whenComplete((body, failure) -> {
+        if (failure != null) {
+          problem(response, callback, 413, "request_too_large", "Request too large", "send {\"by\", \"reason\"}", "send a small JSON object");
+          return;
+        }
+        body(response, callback, id.get(), body);
+      });
+      return;
+    }
     if (seg.length == 4 && seg[3].equals("decision") && method.equals("POST")) {
       Content.Source.asByteArrayAsync(request, MAX_DECISION_BYTES).whenComplete((body, failure) -> {
         if (failure != null) {
@@ -125,6 +135,44 @@ public final class EscalationEndpoints {
     Http.writeJson(response, 200, m, callback);
   }
 
+  /** The stored request body: a separate, audited act ({@code escalation_body_viewed} with who and why). */
+  private void body(Response response, Callback callback, EscalationId id, byte[] request) {
+    String by;
+    String reason;
+    try {
+      JsonNode n = Http.JSON.readTree(request);
+      if (n == null || !n.isObject()) {
+        throw new IllegalArgumentException("the body is not a JSON object");
+      }
+      by = text(n, "by");
+      reason = text(n, "reason");
+      DecisionRequest.of(DecisionOption.ACKNOWLEDGE, by, reason); // the same limits as a decision's
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      problem(response, callback, 400, "bad_request", "Who and why are required", e instanceof java.io.IOException ? "the body is not JSON"
+          : e.getMessage(), "send {\"by\": \"your name\", \"reason\": \"why you need the body\"}: the view is audited");
+      return;
+    }
+    Optional<Escalation> e = sluice.escalation(id);
+    if (e.isEmpty()) {
+      unknown(response, callback, id);
+      return;
+    }
+    Optional<byte[]> bytes = sluice.escalationBody(id, by, reason);
+    if (bytes.isEmpty()) {
+      problem(response, callback, 404, "body_not_kept", "Body not kept", "the journal did not keep this action's body (it was over the journal's"
+          + " cap); only its size and digest are known", "see the dossier's body summary");
+      return;
+    }
+    LOG.info("operator {} viewed the body of the action of {} ({})", by, id, reason);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("escalation", id.toString());
+    m.put("action", e.get().dossier().actionId());
+    m.put("size", bytes.get().length);
+    m.put("sha256", e.get().dossier().body().sha256());
+    m.put("body_base64", java.util.Base64.getEncoder().encodeToString(bytes.get()));
+    Http.writeJson(response, 200, m, callback);
+  }
+
   private static String text(JsonNode n, String field) {
     JsonNode v = n.get(field);
     if (v == null || !v.isTextual() || v.asText().isBlank()) {
@@ -147,7 +195,8 @@ public final class EscalationEndpoints {
 
   private static void notFound(Response response, Callback callback) {
     problem(response, callback, 404, "unknown_endpoint", "Unknown admin endpoint",
-        "known: GET /v1/escalations, GET /v1/escalations/{id}, POST /v1/escalations/{id}/decision", "use one of the known endpoints");
+        "known: GET /v1/escalations, GET /v1/escalations/{id}, POST /v1/escalations/{id}/decision, POST /v1/escalations/{id}/body",
+        "use one of the known endpoints");
   }
 
   private static void problem(Response response, Callback callback, int status, String code, String title, String detail, String next) {
