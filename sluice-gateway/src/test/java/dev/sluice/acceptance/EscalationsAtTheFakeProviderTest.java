@@ -325,6 +325,55 @@ class EscalationsAtTheFakeProviderTest {
   }
 
   @Test
+  void aWaitPastTheTasksDeadlineIsEscalatedAndOnlyCancelIsOffered() throws Exception {
+    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(60))).method("GET"));
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.virtualTime(fake, INVOICES_AND_TRANSFERS, journal, b -> b)) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_3").task("quarter-close")
+          .deadline(Harness.T0.plusSeconds(30)).build());
+      h.runUntil(Harness.T0.plusSeconds(120));
+      Outcome o = s.outcome().get(20, TimeUnit.SECONDS);
+
+      assertThat(o.outcome()).isEqualTo(OutcomeCode.DEADLINE_EXCEEDED);
+      assertThat(h.fake.attempts()).hasSize(1);
+      assertThat(h.sluice.escalations()).singleElement().satisfies(e -> {
+        assertThat(e.trigger()).isEqualTo(Trigger.DEADLINE_EXCEEDED);
+        assertThat(e.dossier().budget().deadline()).contains(Harness.T0.plusSeconds(30));
+        assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.CANCEL);
+      });
+    }
+  }
+
+  @Test
+  void aSpentDailyQuotaIsEscalatedWithItsResetInTheDossier() throws Exception {
+    String yaml = """
+        quota_exhausted:
+          - {status: 429, json_pointer: /error/code, equals: insufficient_quota, reset: daily}
+        routes:
+          - {method: GET, path: "/v1/invoices/{id}", class: read}
+        """;
+    FakeProvider.Builder fake = FakeProvider.builder().dailyQuota(dev.sluice.fake.DailyQuota.of(1));
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.virtualTime(fake, yaml, journal, b -> b)) {
+      Submission a = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_1").task("a").build());
+      h.runUntil(h.now().plusSeconds(1));
+      Submission b = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_1").task("b").build());
+      h.runUntil(h.now().plusSeconds(10));
+
+      assertThat(a.outcome().get(20, TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      Outcome o = b.outcome().get(20, TimeUnit.SECONDS);
+      assertThat(o.outcome()).isEqualTo(OutcomeCode.QUOTA_EXHAUSTED);
+      assertThat(o.reason()).contains("escalated to an operator as E-1");
+      assertThat(h.fake.attempts()).extracting(Attempt::status).containsExactly(200, 429);
+      assertThat(h.sluice.escalations()).singleElement().satisfies(e -> {
+        assertThat(e.trigger()).isEqualTo(Trigger.QUOTA_EXHAUSTED);
+        assertThat(e.dossier().taskId()).isEqualTo("b");
+        assertThat(e.dossier().attempts().get(0).rateLimitHeaders()).containsKey("retry-after");
+        assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.RETRY_SAME_KEY, DecisionOption.CANCEL);
+      });
+      assertThat(h.sluice.action(b.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.ESCALATED);
+    }
+  }
+
+  @Test
   void seedStep5TheTimeBudgetIsExhaustedTheOperatorGetsTheDossierAndTheCancelledWorkNeverWakes() throws Exception {
     // Retry-After 100 s is past the read class's 90 s budget: the read stops at once, for a person.
     FakeProvider.Builder fake = FakeProvider.builder()

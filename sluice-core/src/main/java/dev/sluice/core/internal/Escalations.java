@@ -245,7 +245,9 @@ public final class Escalations {
         }
       }
       default -> {
-        if (a.payloadKept()) {
+        // Past the task's deadline nothing of the task may be sent (the deadline is the agent's
+        // rule, not Sluice's to lift): only cancelling the task is offered.
+        if (a.payloadKept() && trigger != Trigger.DEADLINE_EXCEEDED) {
           out.add(DecisionOption.RETRY_SAME_KEY);
         }
         out.add(DecisionOption.CANCEL);
