@@ -1119,7 +1119,7 @@ public final class Sluice implements AutoCloseable {
           // The agent's standing access (the policy's grant), a separate record from approving one action.
           Map<String, Object> f = new LinkedHashMap<>();
           f.put("agent", agent.id());
-          f.put("providers", List.copyOf(agent.providers()));
+          f.put("providers", String.join(",", agent.providers()));
           f.put("source", "policy");
           trail.get().record("access_granted", at, f);
         }

@@ -176,7 +176,7 @@ class EscalationsAtTheFakeProviderTest {
     dev.sluice.core.journal.ActionId id;
     String key;
     try (SqliteJournal journal = SqliteJournal.open(dir.resolve("journal"))) {
-      try (Harness h = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b)) {
+      try (Harness h = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b.audit(audit))) {
         Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("payer").goal("pay supplier 42")
             .header("Content-Type", "application/json").body("{\"amount\":700,\"currency\":\"EUR\"}").build());
         h.runUntil(Harness.T0.plusSeconds(600));
@@ -224,7 +224,12 @@ class EscalationsAtTheFakeProviderTest {
     for (String l : java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log"))) {
       events.add(JSON.readTree(l).path("event").asText());
     }
-    assertThat(events).containsSubsequence("escalation_body_viewed", "decision_recorded", "action_sent", "action_result");
+    assertThat(events).containsSubsequence("action_requested", "escalation_opened", "escalation_body_viewed", "decision_recorded", "action_sent",
+        "action_result");
+    assertThat(events.subList(0, events.indexOf("decision_recorded"))).as("nothing sent before the approval").doesNotContain("action_sent");
+    String opened = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
+        .filter(l -> l.contains("escalation_opened")).findFirst().orElseThrow();
+    assertThat(opened).contains("\"trigger\":\"approval_required\"").contains("\"options\":\"approve,reject\"");
     String viewed = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
         .filter(l -> l.contains("escalation_body_viewed")).findFirst().orElseThrow();
     assertThat(viewed).contains("cfo-maria").contains("check the amount").doesNotContain("700");
