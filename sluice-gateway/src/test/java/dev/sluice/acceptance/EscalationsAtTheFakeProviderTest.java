@@ -379,6 +379,35 @@ class EscalationsAtTheFakeProviderTest {
   }
 
   @Test
+  void aCircuitOpenedOnAWritePathIsEscalatedOnceAndTheStoppedCallNeverLeaves() throws Exception {
+    String yaml = """
+        idempotency_header: Idempotency-Key
+        routes:
+          - {method: POST, path: "/v1/nowhere", class: idempotent_write}
+        """;
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.virtualTime(FakeProvider.builder(), yaml, journal, b -> b)) {
+      List<Outcome> outcomes = new java.util.ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/nowhere").task("looper")
+            .header("Content-Type", "application/json").body("{\"x\":1}").build());
+        h.runUntil(h.now().plusSeconds(1));
+        outcomes.add(s.outcome().get(20, TimeUnit.SECONDS));
+      }
+
+      assertThat(outcomes).extracting(Outcome::outcome).containsExactly(OutcomeCode.CLIENT_ERROR, OutcomeCode.CLIENT_ERROR,
+          OutcomeCode.CLIENT_ERROR, OutcomeCode.CIRCUIT_OPEN, OutcomeCode.CIRCUIT_OPEN);
+      assertThat(h.fake.attempts()).as("the open circuit sent nothing more").hasSize(3);
+      assertThat(h.sluice.escalations()).as("once per task while open").singleElement().satisfies(e -> {
+        assertThat(e.trigger()).isEqualTo(Trigger.CIRCUIT_OPEN_WRITE);
+        assertThat(e.dossier().attempts()).isEmpty();
+        assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.RETRY_SAME_KEY, DecisionOption.CANCEL);
+      });
+      assertThat(outcomes.get(3).reason()).contains("escalated to an operator as E-1");
+      assertThat(outcomes.get(4).reason()).doesNotContain("escalated");
+    }
+  }
+
+  @Test
   void seedStep5TheTimeBudgetIsExhaustedTheOperatorGetsTheDossierAndTheCancelledWorkNeverWakes() throws Exception {
     // Retry-After 100 s is past the read class's 90 s budget: the read stops at once, for a person.
     FakeProvider.Builder fake = FakeProvider.builder()
