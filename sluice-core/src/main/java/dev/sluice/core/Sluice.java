@@ -182,14 +182,17 @@ public final class Sluice implements AutoCloseable {
    * process environment for {@code secret_env}, and the journal the policy names (the embedded
    * SQLite one in {@code data_dir} unless {@code store} says otherwise), found through {@link
    * JournalFactory} (sluice-store must be on the class path). Open actions of an earlier run are
-   * resumed.
+   * resumed. With an {@code audit} block, the audit log is written too (see {@link
+   * Builder#auditFromPolicy()}).
    *
    * @throws dev.sluice.core.policy.PolicyException when the file is invalid (every problem listed)
    * @throws IllegalStateException when a provider's secret cannot be read, or no journal
    *     implementation handles the policy's store
    */
   public static Sluice load(Path file) {
-    return builder().policy(PolicyLoader.load(file)).journalFromPolicy().build();
+    Policy policy = PolicyLoader.load(file);
+    Builder b = builder().policy(policy).journalFromPolicy();
+    return (policy.audit().isPresent() ? b.auditFromPolicy() : b).build();
   }
 
   /** The journal the policy names, from the first {@link JournalFactory} on the class path that handles it. */
@@ -240,6 +243,23 @@ public final class Sluice implements AutoCloseable {
   }
 
   /** The policy in force. */
+  /**
+   * A reader of this instance's audit log, holding its encryption key (if any) so payloads come
+   * back decrypted; empty when no audit log is written. Callers decide who may see it (the
+   * gateway's {@code GET /v1/audit} requires the {@code audit_read} permission).
+   */
+  public Optional<dev.sluice.core.audit.AuditReader> auditReader() {
+    return audit.map(a -> a.log().settings()).map(s -> new dev.sluice.core.audit.AuditReader(s.dir(), s.encryption().stream().toList()));
+  }
+
+  /**
+   * Appends an event of the caller's to the audit log (after the engine's events already queued);
+   * a no-op without one. Metadata only: string, integer or boolean values, never a secret.
+   */
+  public void auditEvent(String event, Map<String, Object> fields) {
+    audit.ifPresent(a -> a.event(event, scheduler.now(), fields));
+  }
+
   public Policy policy() {
     return policy;
   }
@@ -525,7 +545,7 @@ public final class Sluice implements AutoCloseable {
       f.put("size", a.get().payloadSize());
       f.put("sha256", a.get().payloadDigest());
       f.put("kept", a.get().payloadKept());
-      t.record("escalation_body_viewed", scheduler.now(), f);
+      t.event("escalation_body_viewed", scheduler.now(), f);
     });
     return a.get().keptPayload();
   }
@@ -595,7 +615,7 @@ public final class Sluice implements AutoCloseable {
       f.put("by", request.by());
       f.put("reason", request.reason());
       f.put("confirmation", request.confirm());
-      t.record("decision_recorded", now, f);
+      t.event("decision_recorded", now, f);
     });
     String byWhom = request.option().code() + " by " + request.by() + " on " + id + ": " + request.reason();
     Optional<ActionId> acting = Optional.empty();
@@ -906,11 +926,15 @@ public final class Sluice implements AutoCloseable {
     }
 
     /**
-     * At {@link #build()}, opens the audit log in {@code <data_dir>/audit} and closes it with
-     * Sluice (writing the final signed checkpoint). Checkpoints are signed with the Ed25519 key
-     * (PKCS#8 PEM) in the file named by the environment variable {@value #AUDIT_KEY_FILE_ENV}, or
-     * given inline in {@value #AUDIT_KEY_ENV}, both read from the process environment; without
-     * either the log is chained but unsigned.
+     * At {@link #build()}, opens the audit log the policy's {@code audit} block describes (its
+     * defaults without one: {@code <data_dir>/audit}) and closes it with Sluice (writing the final
+     * signed checkpoint). Checkpoints are signed with the Ed25519 key (PKCS#8 PEM) the block names
+     * ({@code signing_key_env} / {@code signing_key_file}), else the one in the file named by the
+     * environment variable {@value #AUDIT_KEY_FILE_ENV}, or given inline in {@value #AUDIT_KEY_ENV};
+     * without any the log is chained but unsigned. Payloads are encrypted with the AES-256 key the
+     * block names ({@code encryption_key_env} / {@code encryption_key_file}), else {@value
+     * #AUDIT_ENCRYPTION_KEY_FILE_ENV} / {@value #AUDIT_ENCRYPTION_KEY_ENV}; without any, in clear.
+     * {@link Sluice#load(Path)} does this when the policy has an {@code audit} block.
      *
      * @throws IllegalStateException at build, when the key cannot be read (the message never quotes it)
      */
@@ -993,22 +1017,74 @@ public final class Sluice implements AutoCloseable {
       return this;
     }
 
-    private dev.sluice.core.audit.AuditSettings auditSettings(java.nio.file.Path dir) {
-      dev.sluice.core.audit.AuditSettings settings = dev.sluice.core.audit.AuditSettings.in(dir);
-      Optional<String> file = auditEnv.apply(AUDIT_KEY_FILE_ENV).filter(v -> !v.isBlank());
-      Optional<String> inline = auditEnv.apply(AUDIT_KEY_ENV).filter(v -> !v.isBlank());
+    /** The environment variable naming the audit payload encryption key file. */
+    public static final String AUDIT_ENCRYPTION_KEY_FILE_ENV = "SLUICE_AUDIT_ENCRYPTION_KEY_FILE";
+    /** The environment variable holding the audit payload encryption key itself (base64 of 32 bytes). */
+    public static final String AUDIT_ENCRYPTION_KEY_ENV = "SLUICE_AUDIT_ENCRYPTION_KEY";
+
+    /**
+     * The audit log's settings: the policy's {@code audit} block (defaults without one); each key
+     * from the block's reference, else from the environment variables above.
+     */
+    private dev.sluice.core.audit.AuditSettings auditSettings() {
+      dev.sluice.core.policy.AuditPolicy a = policy.audit().orElse(dev.sluice.core.policy.AuditPolicy.DEFAULTS);
+      dev.sluice.core.audit.AuditSettings settings = dev.sluice.core.audit.AuditSettings.in(a.dir(policy.dataDir()))
+          .withCheckpointEvery(a.checkpointEvery()).withSegmentBytes(a.rotateMaxBytes());
+      if (a.rotateMaxAge().isPresent()) {
+        settings = settings.withSegmentMaxAge(a.rotateMaxAge().get());
+      }
+      Optional<String> signing = auditKey("audit.signing_key", a.signingKey(), AUDIT_KEY_FILE_ENV, AUDIT_KEY_ENV);
+      Optional<String> encryption = auditKey("audit.encryption_key", a.encryptionKey(), AUDIT_ENCRYPTION_KEY_FILE_ENV, AUDIT_ENCRYPTION_KEY_ENV);
+      String signingFrom = a.signingKey().map(dev.sluice.core.policy.SecretRef::describe)
+          .orElse(auditEnv.apply(AUDIT_KEY_FILE_ENV).filter(v -> !v.isBlank()).isPresent() ? AUDIT_KEY_FILE_ENV : AUDIT_KEY_ENV);
+      String encryptionFrom = a.encryptionKey().map(dev.sluice.core.policy.SecretRef::describe)
+          .orElse(auditEnv.apply(AUDIT_ENCRYPTION_KEY_FILE_ENV).filter(v -> !v.isBlank()).isPresent() ? AUDIT_ENCRYPTION_KEY_FILE_ENV : AUDIT_ENCRYPTION_KEY_ENV);
       try {
-        if (file.isPresent()) {
-          return settings.withSigningKey(dev.sluice.core.audit.AuditKeys.readPrivate(java.nio.file.Path.of(file.get().strip())));
+        if (signing.isPresent()) {
+          settings = settings.withSigningKey(dev.sluice.core.audit.AuditKeys.parsePrivate(signing.get()));
         }
-        if (inline.isPresent()) {
-          return settings.withSigningKey(dev.sluice.core.audit.AuditKeys.parsePrivate(inline.get()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("the audit signing key from " + signingFrom + " cannot be used: " + e.getMessage());
+      }
+      try {
+        if (encryption.isPresent()) {
+          settings = settings.withEncryption(dev.sluice.core.audit.AuditCipher.parse(encryption.get()));
         }
-      } catch (java.io.IOException | IllegalArgumentException e) {
-        throw new IllegalStateException("the audit signing key named by " + (file.isPresent() ? AUDIT_KEY_FILE_ENV : AUDIT_KEY_ENV)
-            + " cannot be used: " + (e instanceof java.io.IOException ? "the file cannot be read" : e.getMessage()));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException("the audit encryption key from " + encryptionFrom + " cannot be used: " + e.getMessage());
+      }
+      if (a.prunes()) {
+        if (signing.isEmpty()) {
+          throw new IllegalStateException("audit.retention is set but no checkpoint signing key is configured (audit.signing_key_env or "
+              + "audit.signing_key_file, or " + AUDIT_KEY_FILE_ENV + "): pruning leaves a signed record of what it removed");
+        }
+        settings = settings.withRetention(new dev.sluice.core.audit.AuditRetention(a.keepSegments(), a.retentionMaxAge()));
       }
       return settings;
+    }
+
+    /** A key's text from its policy reference, else from the file named by {@code fileEnv}, else from {@code valueEnv}. */
+    private Optional<String> auditKey(String what, Optional<dev.sluice.core.policy.SecretRef> ref, String fileEnv, String valueEnv) {
+      if (ref.isPresent()) {
+        return Optional.of(switch (ref.get()) {
+          case dev.sluice.core.policy.SecretRef.Env e -> auditEnv.apply(e.variable()).filter(v -> !v.isBlank())
+              .orElseThrow(() -> new IllegalStateException(what + ": environment variable " + e.variable() + " is not set"));
+          case dev.sluice.core.policy.SecretRef.File f -> readKeyFile(what + "_file", f.path());
+        });
+      }
+      Optional<String> file = auditEnv.apply(fileEnv).filter(v -> !v.isBlank());
+      if (file.isPresent()) {
+        return Optional.of(readKeyFile(fileEnv, java.nio.file.Path.of(file.get().strip())));
+      }
+      return auditEnv.apply(valueEnv).filter(v -> !v.isBlank());
+    }
+
+    private static String readKeyFile(String what, java.nio.file.Path path) {
+      try {
+        return java.nio.file.Files.readString(path, java.nio.charset.StandardCharsets.US_ASCII);
+      } catch (java.io.IOException | RuntimeException e) {
+        throw new IllegalStateException("the audit key file " + path + " (" + what + ") cannot be read (" + e.getClass().getSimpleName() + ")");
+      }
     }
 
     /**
@@ -1077,7 +1153,7 @@ public final class Sluice implements AutoCloseable {
       dev.sluice.core.audit.AuditLog auditLog = this.auditLog;
       if (auditLog == null && auditFromPolicy) {
         Scheduler clock = s;
-        auditLog = dev.sluice.core.audit.AuditLog.open(auditSettings(policy.dataDir().resolve("audit")), clock::now);
+        auditLog = dev.sluice.core.audit.AuditLog.open(auditSettings(), clock::now);
         owned.add(auditLog); // closed after the trail has drained, with a final checkpoint
       }
       if (auditLog != null) {
@@ -1121,7 +1197,7 @@ public final class Sluice implements AutoCloseable {
           f.put("agent", agent.id());
           f.put("providers", String.join(",", agent.providers()));
           f.put("source", "policy");
-          trail.get().record("access_granted", at, f);
+          trail.get().event("access_granted", at, f);
         }
       }
       Map<String, Lane> lanes = new LinkedHashMap<>();

@@ -83,4 +83,23 @@ class SluiceAuditTest {
         .auditFromPolicy(name -> Optional.ofNullable(env.get(name))).build())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining(Sluice.Builder.AUDIT_KEY_ENV).hasMessageNotContaining("s3cr3t");
   }
+
+  @Test
+  void theEncryptionKeyVariableEncryptsPayloadsWithoutAnyAuditBlock() throws Exception {
+    dev.sluice.core.audit.AuditCipher key = dev.sluice.core.audit.AuditCipher.generate();
+    VirtualScheduler clock = new VirtualScheduler(T0);
+    Map<String, String> env = Map.of(Sluice.Builder.AUDIT_ENCRYPTION_KEY_ENV, key.exportBase64());
+    try (Sluice sluice = Sluice.builder().policy(policy()).scheduler(clock).transport(new ScriptedTransport(clock, a -> ScriptedTransport.ok()))
+        .auditFromPolicy(name -> Optional.ofNullable(env.get(name))).build()) {
+      var f = sluice.submit(Call.get("billing-api", "/v1/invoices/inv_1", "t1"));
+      clock.advanceTo(T0.plusSeconds(1));
+      assertThat(f.join().outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+    }
+
+    String text = Files.readString(dir.resolve("audit/audit-000001.log"));
+    assertThat(text).contains("\"enc\":\"" + key.keyId() + "\"").doesNotContain("\"status\":200").doesNotContain("/v1/invoices");
+    assertThat(AuditVerifier.verify(dir.resolve("audit")).intact()).isTrue();
+    var entries = new dev.sluice.core.audit.AuditReader(dir.resolve("audit"), java.util.List.of(key)).all();
+    assertThat(entries).extracting(e -> e.fields().get("status")).contains(200L);
+  }
 }

@@ -180,16 +180,26 @@ public final class Gateway implements AutoCloseable {
         agentTokens.put(a.id(), read("agent '" + a.id() + "'", a.token()));
       }
       Map<String, String> operator = new LinkedHashMap<>();
-      policy.gateway().operatorToken().ifPresent(ref -> operator.put("operator", read("operator", ref)));
+      Map<String, java.util.Set<dev.sluice.core.policy.OperatorPermission>> permissions = new LinkedHashMap<>();
+      for (dev.sluice.core.policy.Operator o : policy.allOperators()) {
+        String t = read("operator '" + o.id() + "'", o.token());
+        if (operator.containsValue(t) || agentTokens.containsValue(t)) {
+          throw new IllegalStateException("operator '" + o.id() + "': its token (" + o.token().describe() + ") is also another operator's or an agent's; "
+              + "each needs its own");
+        }
+        operator.put(o.id(), t);
+        permissions.put(o.id(), o.permissions());
+      }
       if (operator.isEmpty()) {
-        LOG.warn("no operator token configured (operator.token_env): the admin API /v1/... is closed");
+        LOG.warn("no operator token configured (operator.token_env or operators): the admin API /v1/... is closed");
       }
 
       GatewayMetrics metrics = new GatewayMetrics(policy);
       Sluice.Builder sb = sluice != null ? sluice : Sluice.builder().secrets(env);
       Sluice s = sb.policy(policy).transportSettings(transportSettings.withMaxResponseBytes(policy.gateway().maxResponseBodyBytes())).maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count).build();
       metrics.watch(s, clock);
-      GatewayHandler handler = new GatewayHandler(s, new Tokens(agentTokens), new Tokens(operator), new ActionRegistry(registryCapacity), metrics, clock);
+      GatewayHandler handler = new GatewayHandler(s, new Tokens(agentTokens),
+          new dev.sluice.gateway.internal.OperatorAccess(new Tokens(operator), permissions), new ActionRegistry(registryCapacity), metrics, clock);
 
       QueuedThreadPool pool = new QueuedThreadPool();
       pool.setName("sluice-gateway");

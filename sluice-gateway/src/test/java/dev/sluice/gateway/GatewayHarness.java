@@ -39,14 +39,25 @@ final class GatewayHarness implements AutoCloseable {
   }
 
   GatewayHarness(FakeProvider.Builder fakeBuilder, String apiYaml, String topYaml) {
+    this(fakeBuilder, apiYaml, topYaml, Map.of(), (b, env) -> b);
+  }
+
+  /**
+   * With more environment variables (tokens, keys) and a say in how Sluice is built (e.g. {@code
+   * b -> b.journalFromPolicy().auditFromPolicy(env)} for a journal and an audit log in {@code data_dir}).
+   */
+  GatewayHarness(FakeProvider.Builder fakeBuilder, String apiYaml, String topYaml, Map<String, String> moreEnv,
+      java.util.function.BiFunction<Sluice.Builder, java.util.function.Function<String, Optional<String>>, Sluice.Builder> sluice) {
     this.fake = fakeBuilder.start();
     Policy policy = policy(fake, apiYaml, topYaml);
-    Map<String, String> env = Map.of("API_TOKEN", SECRET, "BOT_TOKEN", AGENT_TOKEN, "OPS_TOKEN", OPERATOR_TOKEN);
+    Map<String, String> env = new java.util.HashMap<>(Map.of("API_TOKEN", SECRET, "BOT_TOKEN", AGENT_TOKEN, "OPS_TOKEN", OPERATOR_TOKEN));
+    env.putAll(moreEnv);
+    java.util.function.Function<String, Optional<String>> lookup = n -> Optional.ofNullable(env.get(n));
     this.gateway = Gateway.builder(policy)
-        .env(n -> Optional.ofNullable(env.get(n)))
+        .env(lookup)
         .listen(new ListenAddress("127.0.0.1", 0))
         .stopTimeout(Duration.ofSeconds(1))
-        .sluice(Sluice.builder().random(42).secrets(n -> Optional.ofNullable(env.get(n))))
+        .sluice(sluice.apply(Sluice.builder().random(42).secrets(lookup), lookup))
         .transportSettings(TransportSettings.defaults().withTaskHeader("Sluice-Task"))
         .start();
   }

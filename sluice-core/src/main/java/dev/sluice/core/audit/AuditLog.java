@@ -46,7 +46,11 @@ import java.util.function.Supplier;
  */
 public final class AuditLog implements AutoCloseable {
   public static final String ANCHOR = "audit-head.json";
-  static final Set<String> RESERVED = Set.of("seq", "at", "event", "prev", "hash");
+  static final Set<String> RESERVED = Set.of("seq", "at", "event", "prev", "hash", "enc", "payload");
+  /** Fields that stay in clear in an encrypted record, so a reader without the key can still select by task or action. */
+  public static final Set<String> CLEAR_FIELDS = Set.of("task", "action");
+  /** Events whose fields are part of the log's own structure: never encrypted. */
+  static final Set<String> STRUCTURAL = Set.of("checkpoint", "segments_pruned");
 
   private final AuditSettings settings;
   private final Supplier<Instant> clock;
@@ -57,11 +61,19 @@ public final class AuditLog implements AutoCloseable {
   private String head;
   private long sinceCheckpoint;
   private boolean closed;
+  /** The last 4 bytes of every GCM nonce this writer makes; see {@link AuditCipher}. */
+  private final int salt = AuditCipher.newSalt();
+  /** When the first record of the current segment was written; null while it is empty. */
+  private Instant segmentStartedAt;
+  private boolean rotated;
 
   private AuditLog(AuditSettings settings, Supplier<Instant> clock) throws IOException {
     this.settings = settings;
     this.clock = clock;
     this.keyId = settings.signingKey().map(k -> AuditKeys.keyId(AuditKeys.publicOf(k)));
+    if (!settings.retention().keepsAll() && settings.signingKey().isEmpty()) {
+      throw new IllegalArgumentException("audit retention needs the checkpoint signing key: pruning leaves a signed record of what it removed");
+    }
     Files.createDirectories(settings.dir());
     List<Path> segments = AuditVerifier.segments(settings.dir());
     this.segment = segments.isEmpty() ? 1 : AuditVerifier.segmentNumber(segments.getLast());
@@ -82,7 +94,32 @@ public final class AuditLog implements AutoCloseable {
       this.head = last.path("hash").asText();
       break;
     }
+    if (segments.isEmpty()) {
+      // Everything was pruned (or the log is new): continue after the prune record, if any.
+      Optional<AuditPruner.PruneRecord> pruned = AuditPruner.record(settings.dir());
+      if (pruned.isPresent()) {
+        this.seq = pruned.get().lastSeq();
+        this.head = pruned.get().lastHash();
+      }
+    } else {
+      this.segmentStartedAt = firstRecordTime(segments.getLast());
+    }
     this.channel = openSegment(segment);
+    if (!settings.retention().keepsAll()) {
+      prune(clock.get());
+    }
+  }
+
+  private static Instant firstRecordTime(Path segment) throws IOException {
+    try (var lines = Files.lines(segment, StandardCharsets.UTF_8)) {
+      return lines.findFirst().map(l -> {
+        try {
+          return Instant.parse(Canonical.parse(l).path("at").asText());
+        } catch (Exception e) {
+          return null;
+        }
+      }).orElse(null);
+    }
   }
 
   /**
@@ -168,7 +205,7 @@ public final class AuditLog implements AutoCloseable {
     if (event == null || event.isBlank()) {
       throw new IllegalArgumentException("an audit event needs a name");
     }
-    Map<String, Object> record = new LinkedHashMap<>();
+    Map<String, Object> given = new LinkedHashMap<>();
     fields.forEach((k, v) -> {
       if (RESERVED.contains(k)) {
         throw new IllegalArgumentException("audit field '" + k + "' is reserved");
@@ -176,9 +213,12 @@ public final class AuditLog implements AutoCloseable {
       if (!(v instanceof String || v instanceof Long || v instanceof Integer || v instanceof Boolean)) {
         throw new IllegalArgumentException("audit field '" + k + "' must be a string, an integer or a boolean");
       }
-      record.put(k, v);
+      given.put(k, v);
     });
     long n = seq + 1;
+    Map<String, Object> record = settings.encryption().isPresent() && !STRUCTURAL.contains(event)
+        ? encrypted(settings.encryption().get(), n, event, at.toString(), given)
+        : given;
     record.put("seq", n);
     record.put("at", at.toString());
     record.put("event", event);
@@ -187,10 +227,18 @@ public final class AuditLog implements AutoCloseable {
     String hash = Canonical.hash(head, n, body);
     byte[] line = (Canonical.line(body, hash) + "\n").getBytes(StandardCharsets.UTF_8);
     try {
-      if (channel.size() > 0 && channel.size() + line.length > settings.segmentBytes()) {
+      boolean tooBig = channel.size() + line.length > settings.segmentBytes();
+      boolean tooOld = segmentStartedAt != null && settings.segmentMaxAge().isPresent()
+          && !at.isBefore(segmentStartedAt.plus(settings.segmentMaxAge().get()));
+      if (channel.size() > 0 && (tooBig || tooOld)) {
         channel.close();
         segment++;
         channel = openSegment(segment);
+        segmentStartedAt = null;
+        rotated = true;
+      }
+      if (segmentStartedAt == null) {
+        segmentStartedAt = at;
       }
       ByteBuffer buf = ByteBuffer.wrap(line);
       while (buf.hasRemaining()) {
@@ -202,7 +250,43 @@ public final class AuditLog implements AutoCloseable {
     }
     seq = n;
     head = hash;
+    if (rotated && !settings.retention().keepsAll() && !STRUCTURAL.contains(event)) {
+      rotated = false;
+      prune(at);
+    }
     return n;
+  }
+
+  /** Applies the configured retention now and records a prune in the chain. */
+  private void prune(Instant at) {
+    AuditPruner.applyRetention(settings, at).ifPresent(r -> recordPrune(r, at));
+  }
+
+  /**
+   * The record with its payload encrypted: the clear fields ({@link #CLEAR_FIELDS}) stay, the rest
+   * becomes {@code payload} (see {@link AuditCipher}) and {@code enc} names the key. The chain then
+   * hashes the ciphertext, so it verifies without the key.
+   */
+  private Map<String, Object> encrypted(AuditCipher cipher, long n, String event, String at, Map<String, Object> fields) {
+    Map<String, Object> clear = new LinkedHashMap<>();
+    Map<String, Object> secret = new LinkedHashMap<>();
+    fields.forEach((k, v) -> (CLEAR_FIELDS.contains(k) ? clear : secret).put(k, v));
+    byte[] plain = Canonical.body(secret).getBytes(StandardCharsets.UTF_8);
+    clear.put("enc", cipher.keyId());
+    clear.put("payload", cipher.encrypt(n, salt, event, at, plain));
+    return clear;
+  }
+
+  /**
+   * Records a prune done by this writer's retention in the chain itself (the signed prune file is
+   * the proof; this line is the history).
+   */
+  private void recordPrune(AuditPruner.PruneRecord r, Instant at) {
+    Map<String, Object> f = new LinkedHashMap<>();
+    f.put("first_seq", r.firstSeq());
+    f.put("last_seq", r.lastSeq());
+    f.put("last_hash", r.lastHash());
+    write("segments_pruned", at, f);
   }
 
   private String sign(long signedSeq, String hash) {

@@ -12,11 +12,19 @@ import java.util.Optional;
  * @param checkpoints the checkpoint records read (their signatures checked when a public key was given)
  * @param signaturesChecked whether a public key was given
  * @param firstBreak the first broken record, or empty when the log is intact
+ * @param prunedThrough the last sequence number removed by pruning (0: nothing pruned); {@code
+ *     records} counts what remains
  */
-public record AuditVerification(long records, int segments, String head, long checkpoints, boolean signaturesChecked, Optional<Break> firstBreak) {
+public record AuditVerification(long records, int segments, String head, long checkpoints, boolean signaturesChecked, Optional<Break> firstBreak,
+    long prunedThrough) {
   public AuditVerification {
     Objects.requireNonNull(head, "head");
     Objects.requireNonNull(firstBreak, "firstBreak");
+  }
+
+  /** A verification of a log that was never pruned. */
+  public AuditVerification(long records, int segments, String head, long checkpoints, boolean signaturesChecked, Optional<Break> firstBreak) {
+    this(records, segments, head, checkpoints, signaturesChecked, firstBreak, 0);
   }
 
   /** Why a record breaks the log. */
@@ -63,6 +71,7 @@ public record AuditVerification(long records, int segments, String head, long ch
       return "BROKEN at " + b.file() + (b.line() > 0 ? ":" + b.line() : "") + " (seq " + b.seq() + "): " + b.reason().label() + " - " + b.detail();
     }
     return "OK " + records + " records in " + segments + " segment(s), head " + head + ", " + checkpoints + " checkpoint(s)"
+        + (prunedThrough > 0 ? ", seq 1-" + prunedThrough + " pruned" : "")
         + (signaturesChecked ? " with valid signatures" : " (signatures not checked: no public key)");
   }
 }

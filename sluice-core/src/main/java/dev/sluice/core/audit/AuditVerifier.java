@@ -62,11 +62,38 @@ public final class AuditVerifier {
     String prev = Canonical.GENESIS;
     long checkpoints = 0;
     Map<Long, String> hashes = new HashMap<>();
+    // Pruned segments: the chain starts after the signed prune record (see AuditPruner).
+    Optional<AuditPruner.PruneRecord> pruned;
+    try {
+      pruned = AuditPruner.record(dir);
+    } catch (IllegalArgumentException e) {
+      return new AuditVerification(0, segments.size(), prev, 0, publicKey.isPresent(),
+          Optional.of(new Break(AuditPruner.RECORD, 0, 1, Reason.MODIFIED, "the prune record is not well-formed")));
+    }
+    if (pruned.isPresent()) {
+      AuditPruner.PruneRecord p = pruned.get();
+      if (publicKey.isPresent() && !p.signatureValid(publicKey.get())) {
+        return new AuditVerification(0, segments.size(), prev, 0, true,
+            Optional.of(new Break(AuditPruner.RECORD, 0, p.lastSeq(), Reason.BAD_SIGNATURE, "the prune record's signature does not verify with the public key")));
+      }
+      if (p.firstSeq() != 1 || p.lastSeq() < 1) {
+        return new AuditVerification(0, segments.size(), prev, 0, publicKey.isPresent(),
+            Optional.of(new Break(AuditPruner.RECORD, 0, 1, Reason.MODIFIED, "the prune record does not start at seq 1")));
+      }
+      expected = p.lastSeq() + 1;
+      prev = p.lastHash();
+      hashes.put(p.lastSeq(), p.lastHash());
+      // A crash between writing the prune record and deleting its segments leaves records it covers: skip them.
+      while (!entries.isEmpty() && !entries.getFirst().torn && entries.getFirst().seq() >= 1 && entries.getFirst().seq() <= p.lastSeq()) {
+        entries.removeFirst();
+      }
+    }
+    long prunedThrough = expected - 1;
     for (int i = 0; i < entries.size(); i++) {
       Entry e = entries.get(i);
       Optional<Break> broken = check(e, i, entries, expected, prev, publicKey);
       if (broken.isPresent()) {
-        return new AuditVerification(expected - 1, segments.size(), prev, checkpoints, publicKey.isPresent(), broken);
+        return new AuditVerification(expected - 1 - prunedThrough, segments.size(), prev, checkpoints, publicKey.isPresent(), broken, prunedThrough);
       }
       if ("checkpoint".equals(e.node.path("event").asText())) {
         checkpoints++;
@@ -76,8 +103,8 @@ public final class AuditVerifier {
       expected++;
     }
     long records = expected - 1;
-    Optional<Break> tail = publicKey.isPresent() ? checkAnchor(dir, publicKey.get(), hashes, records, checkpoints) : Optional.empty();
-    return new AuditVerification(records, segments.size(), prev, checkpoints, publicKey.isPresent(), tail);
+    Optional<Break> tail = publicKey.isPresent() ? checkAnchor(dir, publicKey.get(), hashes, records, checkpoints, prunedThrough) : Optional.empty();
+    return new AuditVerification(records - prunedThrough, segments.size(), prev, checkpoints, publicKey.isPresent(), tail, prunedThrough);
   }
 
   private static Optional<Break> check(Entry e, int index, List<Entry> entries, long expected, String prev, Optional<PublicKey> key) {
@@ -119,10 +146,11 @@ public final class AuditVerifier {
     return Optional.empty();
   }
 
-  private static Optional<Break> checkAnchor(Path dir, PublicKey key, Map<Long, String> hashes, long records, long checkpoints) throws IOException {
+  private static Optional<Break> checkAnchor(Path dir, PublicKey key, Map<Long, String> hashes, long records, long checkpoints, long prunedThrough)
+      throws IOException {
     Path anchor = dir.resolve(AuditLog.ANCHOR);
     if (!Files.exists(anchor)) {
-      return Optional.of(new Break(AuditLog.ANCHOR, 0, records, checkpoints == 0 ? Reason.NO_CHECKPOINT : Reason.TRUNCATED_AFTER_CHECKPOINT,
+      return Optional.of(new Break(AuditLog.ANCHOR, 0, records, checkpoints == 0 && prunedThrough == 0 ? Reason.NO_CHECKPOINT : Reason.TRUNCATED_AFTER_CHECKPOINT,
           checkpoints == 0 ? "no signed checkpoint in the log and no anchor file" : "the anchor file of the latest checkpoint is missing"));
     }
     JsonNode a = parse(Files.readString(anchor, StandardCharsets.UTF_8).strip());
@@ -137,6 +165,9 @@ public final class AuditVerifier {
     if (seq > records) {
       return Optional.of(new Break(AuditLog.ANCHOR, 0, records + 1, Reason.TRUNCATED_AFTER_CHECKPOINT,
           "a signed checkpoint covers seq " + seq + " but the log ends at seq " + records));
+    }
+    if (seq < prunedThrough) {
+      return Optional.empty(); // the anchored record was pruned; the signed prune record vouches for what came before
     }
     if (!hash.equals(hashes.get(seq))) {
       return Optional.of(new Break(AuditLog.ANCHOR, 0, seq, Reason.MODIFIED, "seq " + seq + " does not have the hash the signed checkpoint names"));

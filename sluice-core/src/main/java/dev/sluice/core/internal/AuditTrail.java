@@ -175,11 +175,19 @@ public final class AuditTrail implements ActionLog, AutoCloseable {
   }
 
   /**
-   * Any other event, in order with the rest ({@code escalation_opened}, {@code decision_recorded},
-   * {@code access_granted}, {@code escalation_body_viewed}): metadata only, never a secret or a body.
+   * Records an event that is not an engine step ({@code audit_exported}, {@code escalated},
+   * {@code decision_recorded}, …), in order with the others. The same rules hold: metadata only,
+   * string, integer or boolean values, none of the reserved keys.
    */
-  public synchronized void record(String event, Instant at, Map<String, Object> fields) {
-    emit(event, at, new LinkedHashMap<>(fields));
+  public void event(String event, Instant at, Map<String, Object> fields) {
+    synchronized (this) {
+      emit(event, at, new LinkedHashMap<>(fields));
+    }
+  }
+
+  /** The log this trail writes to. */
+  public AuditLog log() {
+    return log;
   }
 
   /** Writes what is held back and waits (up to 10 s) for the queue to drain; does not close the log. */

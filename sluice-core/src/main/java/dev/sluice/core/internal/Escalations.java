@@ -150,7 +150,7 @@ public final class Escalations {
         f.put("scope", a.scope().scope());
         a.idempotencyKey().ifPresent(k -> f.put("idempotency", k));
         f.put("options", String.join(",", options.stream().map(DecisionOption::code).toList()));
-        t.record("escalation_opened", r.createdAt(), f);
+        t.event("escalation_opened", r.createdAt(), f);
       });
       LOG.info("escalation {} raised for action {} of task {}: {}", r.id(), id, a.taskId(), trigger.code());
       try {

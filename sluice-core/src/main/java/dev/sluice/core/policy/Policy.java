@@ -36,6 +36,10 @@ import java.util.Set;
  * @param backoff the full-jitter backoff; default base 1 s, max 60 s
  * @param gateway the gateway's operator token and size caps ({@code operator}, {@code gateway});
  *     default {@link GatewaySettings#DEFAULTS}
+ * @param audit the {@code audit} block; present: the library writes the audit log too (the gateway
+ *     always does); default absent
+ * @param operators the {@code operators} list (per-operator tokens and permissions); the legacy
+ *     {@code operator} block is not in it, see {@link #allOperators()}; default none
  * @param escalation the {@code escalation} block: triggers, rate-limit threshold, webhook
  */
 public record Policy(
@@ -49,6 +53,8 @@ public record Policy(
     RetryAfterPolicy retryAfter,
     Backoff backoff,
     GatewaySettings gateway,
+    Optional<AuditPolicy> audit,
+    List<Operator> operators,
     EscalationSettings escalation) {
 
   /** The default {@code data_dir}. */
@@ -60,10 +66,18 @@ public record Policy(
     this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, GatewaySettings.DEFAULTS);
   }
 
-  /** A policy with the default {@link EscalationSettings}. */
+  /** A policy without an {@code audit} block or {@code operators}. */
   public Policy(ListenAddress listen, Path dataDir, Optional<String> store, Map<String, RequestClass> requestClasses, SharedScope sharedScope,
       Map<String, Provider> providers, List<Agent> agents, RetryAfterPolicy retryAfter, Backoff backoff, GatewaySettings gateway) {
-    this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway, EscalationSettings.DEFAULTS);
+    this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway, Optional.empty(), List.of());
+  }
+
+  /** A policy with the default {@link EscalationSettings}. */
+  public Policy(ListenAddress listen, Path dataDir, Optional<String> store, Map<String, RequestClass> requestClasses, SharedScope sharedScope,
+      Map<String, Provider> providers, List<Agent> agents, RetryAfterPolicy retryAfter, Backoff backoff, GatewaySettings gateway,
+      Optional<AuditPolicy> audit, List<Operator> operators) {
+    this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway, audit, operators,
+        EscalationSettings.DEFAULTS);
   }
 
   public Policy {
@@ -78,6 +92,18 @@ public record Policy(
     Objects.requireNonNull(agents, "agents");
     Objects.requireNonNull(retryAfter, "retryAfter");
     Objects.requireNonNull(backoff, "backoff");
+    Objects.requireNonNull(audit, "audit");
+    Objects.requireNonNull(operators, "operators");
+    Set<String> operatorIds = new HashSet<>();
+    if (gateway.operatorToken().isPresent()) {
+      operatorIds.add(Operator.LEGACY_ID);
+    }
+    for (Operator o : operators) {
+      if (!operatorIds.add(o.id())) {
+        throw new IllegalArgumentException("operator '" + o.id() + "' is defined twice" + (o.id().equals(Operator.LEGACY_ID)
+            ? " ('" + Operator.LEGACY_ID + "' is the operator of the 'operator' block)" : ""));
+      }
+    }
     requestClasses.forEach((k, v) -> {
       if (!k.equals(v.name())) {
         throw new IllegalArgumentException("request class keyed '" + k + "' is named '" + v.name() + "'");
@@ -114,6 +140,15 @@ public record Policy(
     requestClasses = Collections.unmodifiableMap(new LinkedHashMap<>(requestClasses));
     providers = Collections.unmodifiableMap(new LinkedHashMap<>(providers));
     agents = List.copyOf(agents);
+    operators = List.copyOf(operators);
+  }
+
+  /** The {@code operator} block's operator (every permission), if any, then {@code operators}. */
+  public List<Operator> allOperators() {
+    List<Operator> all = new ArrayList<>();
+    gateway.operatorToken().ifPresent(t -> all.add(Operator.legacy(t)));
+    all.addAll(operators);
+    return List.copyOf(all);
   }
 
   /** A builder starting from every default (seed request classes, no providers, no agents). */
@@ -171,8 +206,21 @@ public record Policy(
     private RetryAfterPolicy retryAfter = RetryAfterPolicy.defaults();
     private Backoff backoff = Backoff.SEED_DEFAULT;
     private GatewaySettings gateway = GatewaySettings.DEFAULTS;
+    private AuditPolicy audit;
+    private final List<Operator> operators = new ArrayList<>();
 
     private Builder() {}
+
+    /** Turns the audit log on for the library with these settings ({@code audit}). */
+    public Builder audit(AuditPolicy value) {
+      this.audit = value;
+      return this;
+    }
+
+    public Builder operator(Operator value) {
+      operators.add(value);
+      return this;
+    }
 
     public Builder gateway(GatewaySettings value) {
       this.gateway = value;
@@ -237,7 +285,7 @@ public record Policy(
 
     public Policy build() {
       return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway,
-          escalation);
+          Optional.ofNullable(audit), operators, escalation);
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.sluice.core.engine.QueuedRequest;
 import dev.sluice.core.http.Headers;
 import dev.sluice.core.policy.Agent;
 import dev.sluice.core.policy.GatewaySettings;
+import dev.sluice.core.policy.OperatorPermission;
 import dev.sluice.core.policy.PathSafety;
 import dev.sluice.core.policy.Policy;
 import dev.sluice.gateway.StatusTable;
@@ -61,18 +62,25 @@ public final class GatewayHandler extends Handler.Abstract {
   private final Policy policy;
   private final GatewaySettings limits;
   private final Tokens agentTokens;
-  private final Tokens operatorTokens;
+  private final OperatorAccess operators;
+  private final AuditExport auditExport;
   private final ActionRegistry actions;
   private final GatewayMetrics metrics;
   private final Clock clock;
   private final AtomicBoolean ready = new AtomicBoolean(false);
 
+  /** Every owner of {@code operatorTokens} has every permission (the single-operator setup). */
   public GatewayHandler(Sluice sluice, Tokens agentTokens, Tokens operatorTokens, ActionRegistry actions, GatewayMetrics metrics, Clock clock) {
+    this(sluice, agentTokens, OperatorAccess.allPermissions(operatorTokens), actions, metrics, clock);
+  }
+
+  public GatewayHandler(Sluice sluice, Tokens agentTokens, OperatorAccess operators, ActionRegistry actions, GatewayMetrics metrics, Clock clock) {
     this.sluice = sluice;
     this.policy = sluice.policy();
     this.limits = policy.gateway();
     this.agentTokens = agentTokens;
-    this.operatorTokens = operatorTokens;
+    this.operators = operators;
+    this.auditExport = new AuditExport(sluice);
     this.actions = actions;
     this.metrics = metrics;
     this.clock = clock;
@@ -378,7 +386,8 @@ public final class GatewayHandler extends Handler.Abstract {
 
   private void admin(Request request, Response response, Callback callback, String rawPath) {
     Optional<String> token = Tokens.bearer(request.getHeaders().get("Authorization"));
-    boolean operator = token.flatMap(operatorTokens::owner).isPresent();
+    Optional<String> operatorId = operators.operator(token);
+    boolean operator = operatorId.isPresent();
     Optional<String> agent = operator ? Optional.empty() : token.flatMap(agentTokens::owner);
     String[] seg = rawPath.substring(1).split("/", -1);
     String method = request.getMethod();
@@ -388,6 +397,19 @@ public final class GatewayHandler extends Handler.Abstract {
       response.getHeaders().put("WWW-Authenticate", "Bearer realm=\"sluice-admin\"");
       refuse(response, callback, 401, "unauthorized", "Operator token required",
           "the admin API needs Authorization: Bearer <operator token> (policy key operator.token_env)", "use the operator token");
+      return;
+    }
+    Optional<OperatorPermission> needed = AdminPermissions.needed(seg, method);
+    if (operator && needed.isPresent() && !operators.may(operatorId.get(), needed.get())) {
+      LOG.info("operator {} refused {} {}: no {} permission", operatorId.get(), method, safePath(request), needed.get().key());
+      refuse(response, callback, 403, "forbidden", "Permission required",
+          "operator '" + operatorId.get() + "' lacks the '" + needed.get().key() + "' permission for " + method + " /" + String.join("/", seg),
+          "ask for the permission (operators[].permissions in sluice.yaml)");
+      return;
+    }
+    if (seg.length == 2 && seg[1].equals("audit") && method.equals("GET")) {
+      auditExport.handle(request, response, callback, operatorId.get(),
+          (status, code, title, detail, next) -> refuse(response, callback, status, code, title, detail, next));
       return;
     }
     if (seg.length == 2 && seg[1].equals("scopes") && method.equals("GET")) {
@@ -419,8 +441,8 @@ public final class GatewayHandler extends Handler.Abstract {
       Http.writeJson(response, 200, m, callback);
     } else {
       refuse(response, callback, 404, "unknown_endpoint", "Unknown admin endpoint",
-          "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}, GET /v1/escalations, "
-              + "GET /v1/escalations/{id}, POST /v1/escalations/{id}/decision", "use one of the known endpoints");
+          "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}, GET /v1/audit, GET /v1/escalations, "
+              + "GET /v1/escalations/{id}, POST /v1/escalations/{id}/decision, POST /v1/escalations/{id}/body", "use one of the known endpoints");
     }
   }
 

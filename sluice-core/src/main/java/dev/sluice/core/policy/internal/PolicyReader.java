@@ -2,6 +2,8 @@ package dev.sluice.core.policy.internal;
 
 import dev.sluice.core.headers.RateLimitDialect;
 import dev.sluice.core.policy.Agent;
+import dev.sluice.core.policy.AuditPolicy;
+import dev.sluice.core.policy.Operator;
 import dev.sluice.core.retry.Backoff;
 import dev.sluice.core.policy.Credential;
 import dev.sluice.core.policy.GatewaySettings;
@@ -47,7 +49,7 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class PolicyReader {
   static final List<String> TOP_KEYS = List.of(
       "listen", "data_dir", "store", "request_classes", "shared_scope", "providers", "agents", "retry_after", "backoff",
-      "operator", "gateway", "escalation");
+      "operator", "gateway", "audit", "operators", "escalation");
   static final List<String> OPERATOR_KEYS = List.of("token_env", "token_file");
   static final List<String> GATEWAY_KEYS = List.of("max_request_body_bytes", "max_response_body_bytes", "max_request_headers", "max_header_bytes");
   static final List<String> CLASS_KEYS = List.of("max_attempts", "max_wait_seconds", "retry_statuses");
@@ -67,7 +69,8 @@ public final class PolicyReader {
   static final List<String> AGENT_KEYS = List.of("id", "token_env", "token_file", "providers");
 
   private static final Map<String, String> TOP_HINTS = hints(
-      "providers.<id>", PROVIDER_KEYS, "request_classes.<name>", CLASS_KEYS, "agents[]", List.of("token_env", "token_file", "id"));
+      "providers.<id>", PROVIDER_KEYS, "request_classes.<name>", CLASS_KEYS, "agents[]", List.of("token_env", "token_file", "id"),
+      "audit", List.of("signing_key_env", "encryption_key_env", "checkpoint_every"), "operators[]", List.of("permissions"));
   private static final Map<String, String> PROVIDER_HINTS = hints(
       "credential", CREDENTIAL_KEYS, "rate", RATE_KEYS, "shared_scope", SHARED_SCOPE_KEYS, "routes[]", List.of("method", "path", "class", "lookup"));
   static final Map<String, String> ROUTE_HINTS = hints("lookup", List.of(), "operation_id", List.of("json_pointer", "header"));
@@ -139,6 +142,10 @@ public final class PolicyReader {
     GatewaySettings gateway = m.optional("gateway").flatMap(this::gateway).orElse(GatewaySettings.DEFAULTS);
     Optional<SecretRef> operator = m.optional("operator").flatMap(this::operator);
     GatewaySettings gatewaySettings = operator.map(gateway::withOperatorToken).orElse(gateway);
+    // "audit:" with nothing after it turns the log on with every default, like "audit: {}".
+    Optional<AuditPolicy> audit = !m.has("audit") ? Optional.empty()
+        : m.optional("audit").map(x -> new AuditBlockReader(problems).audit(x)).orElse(Optional.of(AuditPolicy.DEFAULTS));
+    List<Operator> operators = m.optional("operators").map(x -> new OperatorReader(problems).operators(x, m.has("operator"))).orElse(List.of());
     dev.sluice.core.policy.EscalationSettings escalation = m.optional("escalation").flatMap(x -> EscalationReader.read(x, problems))
         .orElse(dev.sluice.core.policy.EscalationSettings.DEFAULTS);
 
@@ -153,7 +160,7 @@ public final class PolicyReader {
       return Optional.empty();
     }
     return Fields.build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff, gatewaySettings,
-        escalation));
+        audit, operators, escalation));
   }
 
   // ---------------------------------------------------------------- gateway
