@@ -125,6 +125,7 @@ final class ServeSession implements AutoCloseable {
       policy.gateway().operatorToken().filter(r -> r instanceof SecretRef.Env).ifPresent(r -> out.println(
           "  " + ((SecretRef.Env) r).variable() + "=" + lookup.apply(((SecretRef.Env) r).variable()).orElse("") + " ./sluice scopes --url " + g.uri()));
     }
+    out.println("MCP clients: " + g.uri() + "/mcp with an agent token (Authorization: Bearer ...), or 'sluice mcp' over stdio; see docs/MCP.md.");
     out.println("Ctrl-C stops the gateway (requests in flight get up to 10 s to finish).");
     out.flush();
   }

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       FakeProviderCommand.class,
       DemoCommand.class,
       ServeCommand.class, ScopesCommand.class, CancelCommand.class, EscalationsCommand.class, DecideCommand.class,
+      McpCommand.class,
       AuditCommand.class,
     },
     footer = {

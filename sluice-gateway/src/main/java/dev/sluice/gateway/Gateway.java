@@ -10,6 +10,9 @@ import dev.sluice.core.policy.internal.BaseUrls;
 import dev.sluice.core.transport.TransportSettings;
 import dev.sluice.gateway.internal.ActionRegistry;
 import dev.sluice.gateway.internal.GatewayHandler;
+import dev.sluice.mcp.McpHttpEndpoint;
+import dev.sluice.mcp.McpSettings;
+import org.eclipse.jetty.server.Handler;
 import dev.sluice.gateway.internal.GatewayMetrics;
 import dev.sluice.gateway.internal.Tokens;
 import java.io.IOException;
@@ -64,12 +67,14 @@ public final class Gateway implements AutoCloseable {
   private final Sluice sluice;
   private final URI uri;
   private final GatewayHandler handler;
+  private final McpHttpEndpoint mcp;
 
-  private Gateway(Server server, Sluice sluice, URI uri, GatewayHandler handler) {
+  private Gateway(Server server, Sluice sluice, URI uri, GatewayHandler handler, McpHttpEndpoint mcp) {
     this.server = server;
     this.sluice = sluice;
     this.uri = uri;
     this.handler = handler;
+    this.mcp = mcp;
   }
 
   /** A builder for a gateway enforcing this policy. */
@@ -91,6 +96,7 @@ public final class Gateway implements AutoCloseable {
   public void close() {
     handler.ready(false);
     try {
+      mcp.closeSessions();
       server.stop();
     } catch (Exception e) {
       LOG.warn("gateway did not stop cleanly: {}", e.toString());
@@ -164,8 +170,8 @@ public final class Gateway implements AutoCloseable {
      */
     public Gateway start() {
       for (Provider p : policy.providers().values()) {
-        if (GatewayHandler.RESERVED.contains(p.id())) {
-          throw new IllegalStateException("provider '" + p.id() + "' is named like a gateway endpoint (" + GatewayHandler.RESERVED + "); rename it");
+        if (GatewayHandler.RESERVED.contains(p.id()) || p.id().equals("mcp")) {
+          throw new IllegalStateException("provider '" + p.id() + "' is named like a gateway endpoint (" + GatewayHandler.RESERVED + " and mcp); rename it");
         }
         if (p.credential().isPresent() && !BaseUrls.isHttpsOrLoopback(p.baseUrl())) {
           if (!p.allowPlainHttp()) {
@@ -217,7 +223,9 @@ public final class Gateway implements AutoCloseable {
       connector.setPort(at.port());
       connector.setIdleTimeout(Duration.ofMinutes(5).toMillis());
       server.addConnector(connector);
-      server.setHandler(new GracefulHandler(handler));
+      // MCP over streamable HTTP at /mcp, on the same engine; every other path is the gateway's.
+      McpHttpEndpoint mcp = McpHttpEndpoint.create(s, agentTokens, McpSettings.defaults().withClock(clock));
+      server.setHandler(new GracefulHandler(new Handler.Sequence(mcp, handler)));
       server.setStopTimeout(stopTimeout.toMillis());
       server.setErrorHandler(new ProblemErrorHandler());
       try {
@@ -235,7 +243,7 @@ public final class Gateway implements AutoCloseable {
       URI uri = URI.create("http://" + host + ":" + connector.getLocalPort());
       handler.ready(true);
       LOG.info("gateway listening on {} ({} provider(s), {} agent(s))", uri, policy.providers().size(), policy.agents().size());
-      return new Gateway(server, s, uri, handler);
+      return new Gateway(server, s, uri, handler, mcp);
     }
 
     private String read(String who, SecretRef ref) {

@@ -1,0 +1,125 @@
+package dev.sluice.cli;
+
+import dev.sluice.core.Sluice;
+import dev.sluice.core.policy.Agent;
+import dev.sluice.core.policy.Policy;
+import dev.sluice.core.policy.PolicyLoader;
+import dev.sluice.core.transport.TransportSettings;
+import dev.sluice.mcp.McpAgent;
+import dev.sluice.mcp.McpSettings;
+import dev.sluice.mcp.StdioMcpServer;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice mcp}: Sluice's MCP tools over stdio for one agent, on an engine embedded in this
+ * process on the policy's store (the journal in {@code data_dir}, or the configured store). Stdout
+ * carries only MCP messages; everything else goes to stderr.
+ */
+@Command(
+    name = "mcp",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Serve Sluice's MCP tools over stdio (http_request, action_status, cancel_task,",
+      "list_scopes, list_providers) for one agent, with the engine embedded in this process",
+      "on the policy's store. Add it to an MCP client as a stdio server (docs/MCP.md).",
+      "The gateway (sluice serve) serves the same tools over HTTP at /mcp.",
+      "",
+    })
+final class McpCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "The policy file. Default: ${DEFAULT-VALUE}.", defaultValue = "sluice.yaml")
+  Path config;
+
+  @Option(names = "--agent", paramLabel = "ID", description = "The agent to act for (agents[].id); required when the policy names several agents.")
+  String agent;
+
+  @Option(names = "--max-body-bytes", paramLabel = "N", description = "The most response body bytes shown to the model (default ${DEFAULT-VALUE}).",
+      defaultValue = "" + McpSettings.DEFAULT_BODY_CAP_BYTES)
+  int maxBodyBytes;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (maxBodyBytes < 0) {
+      throw new CliErrors.UserError("--max-body-bytes must be 0 or more, got " + maxBodyBytes);
+    }
+    Policy policy = policy(config);
+    McpAgent actor = agent(policy, Optional.ofNullable(agent), config);
+    Sluice sluice;
+    try {
+      sluice = Sluice.builder().policy(policy).secrets(name -> Optional.ofNullable(System.getenv(name))).journalFromPolicy().auditFromPolicy()
+          .transportSettings(TransportSettings.defaults().withMaxResponseBytes(policy.gateway().maxResponseBodyBytes()))
+          .maxRequestBytes(policy.gateway().maxRequestBodyBytes()).build();
+    } catch (IllegalStateException | dev.sluice.core.journal.JournalException e) {
+      // A missing secret, a data_dir another Sluice process holds, an unusable store: one line.
+      throw new CliErrors.UserError(e.getMessage());
+    }
+    // Stdout is the protocol stream: whatever else prints there (a library, a stray println) goes to stderr.
+    OutputStream protocol = new FileOutputStream(FileDescriptor.out);
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
+    StdioMcpServer server = StdioMcpServer.start(sluice, actor, McpSettings.defaults().withBodyCapBytes(maxBodyBytes), System.in, protocol);
+    Thread stop = new Thread(() -> {
+      server.close();
+      sluice.close();
+    }, "sluice-mcp-stop");
+    Runtime.getRuntime().addShutdownHook(stop);
+    try {
+      server.awaitClosed();
+    } finally {
+      server.close();
+      sluice.close();
+      System.setOut(stdout);
+      try {
+        Runtime.getRuntime().removeShutdownHook(stop);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook runs anyway; closing twice is harmless
+      }
+    }
+    return 0;
+  }
+
+  static Policy policy(Path file) {
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new CliErrors.UserError("cannot read " + file + (e instanceof NoSuchFileException ? ": no such file (pass --config sluice.yaml)"
+          : ": " + e.getClass().getSimpleName()));
+    }
+    try {
+      return PolicyLoader.parse(text, file.toString());
+    } catch (RuntimeException e) {
+      throw new CliErrors.UserError(e.getMessage());
+    }
+  }
+
+  /** The agent to act for: --agent, else the policy's only agent, else (no agents) every provider. */
+  static McpAgent agent(Policy policy, Optional<String> id, Path file) {
+    if (id.isPresent()) {
+      return policy.agent(id.get()).map(McpAgent::of).orElseThrow(() -> new CliErrors.UserError("--agent " + id.get() + ": " + file
+          + " has no agent of that id; agents: " + policy.agents().stream().map(Agent::id).collect(Collectors.joining(", ", "[", "]"))));
+    }
+    return switch (policy.agents().size()) {
+      case 0 -> McpAgent.local(policy);
+      case 1 -> McpAgent.of(policy.agents().get(0));
+      default -> throw new CliErrors.UserError(file + " names " + policy.agents().size() + " agents ("
+          + policy.agents().stream().map(Agent::id).collect(Collectors.joining(", ")) + "); pass --agent ID to choose whose providers to serve");
+    };
+  }
+}

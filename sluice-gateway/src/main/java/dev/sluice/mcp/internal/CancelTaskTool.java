@@ -1,0 +1,43 @@
+package dev.sluice.mcp.internal;
+
+import dev.sluice.core.Sluice;
+import dev.sluice.mcp.McpAgent;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code cancel_task}: cancels a task the agent used through this server. Its queued and delayed
+ * calls never leave, attempts in flight are aborted, and later calls of the task are refused as
+ * cancelled (durably, with a journal). A task the agent did not use here is refused, so one agent
+ * cannot cancel another's work by guessing its name.
+ */
+public final class CancelTaskTool {
+  private final Sluice sluice;
+  private final ActionBook book;
+
+  public CancelTaskTool(Sluice sluice, ActionBook book) {
+    this.sluice = sluice;
+    this.book = book;
+  }
+
+  public McpSchema.CallToolResult call(McpAgent agent, Map<String, Object> arguments) {
+    String task = new Args(arguments).string("task").trim();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("task", task);
+    if (!book.taskOf(agent.id(), task)) {
+      m.put("state", "refused");
+      m.put("cancelled", 0);
+      m.put("reason", "unknown_task: agent '" + agent.id() + "' has not used task '" + task + "' through this server; nothing was cancelled");
+      m.put("next_safe_action", "name a task you passed to http_request (or your session's default task)");
+      return ResultMaps.result(m, "Refused: " + m.get("reason"), true);
+    }
+    int n = sluice.cancel(task);
+    m.put("state", "cancelled");
+    m.put("cancelled", n);
+    m.put("reason", null);
+    m.put("next_safe_action", "nothing of task " + task + " will be sent any more; later calls in this task are refused, so use a new task name for new work");
+    return ResultMaps.result(m, "Cancelled task " + task + ": " + n + " pending call" + (n == 1 ? "" : "s") + " dropped; none of them will be sent."
+        + " Later calls in this task are refused; use a new task name for new work.", false);
+  }
+}
