@@ -35,6 +35,8 @@ import java.util.UUID;
  *     per call (for providers with an {@code idempotency_header}); ignored for reads
  * @param deadline the task's deadline: no action of the task waits or is sent past it (a later
  *     call with another deadline replaces it for the task)
+ * @param goal the task's stated goal in words ({@code Sluice-Task-Goal} through the gateway), shown
+ *     to an operator in an escalation's dossier; at most 500 characters are kept
  */
 public record Call(
     String provider,
@@ -45,7 +47,14 @@ public record Call(
     String taskId,
     Priority priority,
     Optional<String> idempotencyKey,
-    Optional<Instant> deadline) {
+    Optional<Instant> deadline,
+    Optional<String> goal) {
+
+  /** A call without a stated goal. */
+  public Call(String provider, String method, String target, Headers headers, byte[] body, String taskId, Priority priority,
+      Optional<String> idempotencyKey, Optional<Instant> deadline) {
+    this(provider, method, target, headers, body, taskId, priority, idempotencyKey, deadline, Optional.empty());
+  }
 
   public Call {
     Objects.requireNonNull(provider, "provider");
@@ -57,6 +66,7 @@ public record Call(
     Objects.requireNonNull(priority, "priority");
     Objects.requireNonNull(idempotencyKey, "idempotencyKey");
     Objects.requireNonNull(deadline, "deadline");
+    Objects.requireNonNull(goal, "goal");
   }
 
   /** A builder for {@code method target} at {@code provider}; see the components for defaults. */
@@ -83,7 +93,7 @@ public record Call(
   public boolean equals(Object o) {
     return o instanceof Call c && c.provider.equals(provider) && c.method.equals(method) && c.target.equals(target) && c.headers.equals(headers)
         && Arrays.equals(c.body, body) && c.taskId.equals(taskId) && c.priority == priority && c.idempotencyKey.equals(idempotencyKey)
-        && c.deadline.equals(deadline);
+        && c.deadline.equals(deadline) && c.goal.equals(goal);
   }
 
   @Override
@@ -108,6 +118,7 @@ public record Call(
     private Priority priority = Priority.INTERACTIVE;
     private String idempotencyKey;
     private Instant deadline;
+    private String goal;
 
     private Builder(String provider, String method, String target) {
       this.provider = Objects.requireNonNull(provider, "provider");
@@ -157,9 +168,15 @@ public record Call(
       return this;
     }
 
+    /** The task's stated goal, for an operator's dossier (blank: none). */
+    public Builder goal(String text) {
+      this.goal = text == null || text.isBlank() ? null : text.strip();
+      return this;
+    }
+
     public Call build() {
       return new Call(provider, method, target, headers.build(), body, taskId != null ? taskId : "call-" + UUID.randomUUID(), priority,
-          Optional.ofNullable(idempotencyKey), Optional.ofNullable(deadline));
+          Optional.ofNullable(idempotencyKey), Optional.ofNullable(deadline), Optional.ofNullable(goal));
     }
   }
 }

@@ -12,6 +12,16 @@ import dev.sluice.core.engine.Transport;
 import dev.sluice.core.http.Headers;
 import dev.sluice.core.engine.LookupPlan;
 import dev.sluice.core.internal.CallCheck;
+import dev.sluice.core.internal.Escalations;
+import dev.sluice.core.escalation.Decision;
+import dev.sluice.core.escalation.DecisionException;
+import dev.sluice.core.escalation.DecisionOption;
+import dev.sluice.core.escalation.DecisionRequest;
+import dev.sluice.core.escalation.DecisionResult;
+import dev.sluice.core.escalation.Escalation;
+import dev.sluice.core.escalation.EscalationId;
+import dev.sluice.core.escalation.Trigger;
+import dev.sluice.core.journal.EscalationRecord;
 import dev.sluice.core.internal.ExternalReferences;
 import dev.sluice.core.internal.JournalWriter;
 import dev.sluice.core.internal.JournaledTransport;
@@ -141,8 +151,17 @@ public final class Sluice implements AutoCloseable {
 
   private record Lane(Provider provider, Engine engine) {}
 
+  /** Raises and shows escalations; present with a journal. */
+  private final Optional<Escalations> escalations;
+  /** Actions held for per-call approval in this process: the caller's pending future, by journal id. */
+  private final Map<ActionId, CompletableFuture<Outcome>> held = new ConcurrentHashMap<>();
+  /** Tasks whose goal this process already recorded. */
+  private final Set<String> goalsRecorded = ConcurrentHashMap.newKeySet();
+
   private Sluice(Policy policy, Scheduler scheduler, InMemoryScopeRegistry registry, Map<String, Lane> lanes, int maxRequestBytes,
-      List<AutoCloseable> owned, Optional<JournalWriter> writer, Optional<dev.sluice.core.internal.AuditTrail> audit) {
+      List<AutoCloseable> owned, Optional<JournalWriter> writer, Optional<dev.sluice.core.internal.AuditTrail> audit,
+      Optional<Escalations> escalations) {
+    this.escalations = escalations;
     this.audit = audit;
     this.writer = writer;
     this.policy = policy;
@@ -306,15 +325,25 @@ public final class Sluice implements AutoCloseable {
         route.path().template(), call.target(), headers, body, route.immutable(), key, route.lookup().isPresent());
     action = withLookup(action, route, match.pathParameters(), key, reference);
     call.deadline().ifPresent(d -> lane.engine().setTaskBudget(call.taskId(), TaskBudget.deadline(d)));
-    boolean journaled = writer.isPresent() && !action.immutable();
+    boolean approval = route.approval() == dev.sluice.core.policy.Approval.PER_CALL;
+    if (approval && escalations.isEmpty()) {
+      return Submission.unjournaled(refused(call, now, "approval_unavailable: route " + route.method() + " " + route.path().template()
+          + " of provider '" + p.id() + "' needs an operator's approval for each call (approval: per_call), which needs a journal; nothing was sent",
+          "run Sluice with its journal (Sluice.load, or Builder#journal) so the action can be held for approval"));
+    }
+    boolean journaled = writer.isPresent() && (!action.immutable() || approval);
     if (journaled) {
       JournalWriter w = writer.get();
       if (w.journal().isCancelled(call.taskId())) {
         lane.engine().cancel(call.taskId()); // cancelled in an earlier run: it stays cancelled
       }
       try {
+        recordGoal(w, call.taskId(), call.goal());
         NewAction.Builder b = NewAction.from(action, now).externalReference(reference.orElse(null));
         call.deadline().ifPresent(b::deadline);
+        if (approval) {
+          b.awaitingApproval();
+        }
         action = action.withJournalId(w.record(b.build()).actionId());
       } catch (DuplicateIdempotencyKeyException e) {
         // Never advise a new key here: the agent repeating a call it already made is exactly the
@@ -330,6 +359,9 @@ public final class Sluice implements AutoCloseable {
     }
     ActionRequest requested = action;
     audit.ifPresent(a -> a.requested(requested, now));
+    if (approval) {
+      return holdForApproval(requested, route, p, now);
+    }
     pendingByTask.merge(call.taskId(), 1, Integer::sum);
     CompletableFuture<Outcome> f;
     try {
@@ -345,7 +377,7 @@ public final class Sluice implements AutoCloseable {
       // Completed off the journal thread: a caller's callback may call Sluice again (cancel waits
       // for the journal), which on the journal thread itself would deadlock every send.
       ActionId id = action.journalId().orElseThrow();
-      CompletableFuture<Outcome> committed = f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o));
+      CompletableFuture<Outcome> committed = f.thenCompose(o -> w.barrier().thenApplyAsync(v -> annotate(id, o)));
       live.put(id, committed);
       committed.whenComplete((o, e) -> live.remove(id, committed));
       return new Submission(Optional.of(id), committed);
@@ -476,6 +508,13 @@ public final class Sluice implements AutoCloseable {
     // instead of being recorded as cancelled by the shutdown.
     writer.ifPresent(JournalWriter::close);
     audit.ifPresent(dev.sluice.core.internal.AuditTrail::close); // drains its queue; the AuditLog itself is the caller's
+    Instant closedAt = scheduler.now();
+    for (Map.Entry<ActionId, CompletableFuture<Outcome>> h : Map.copyOf(held).entrySet()) {
+      // The journal keeps it awaiting approval; the next start holds it again.
+      h.getValue().complete(new Outcome("", 0, OutcomeCode.CANCELLED, false, false, 0, Duration.ZERO, OptionalInt.empty(), Optional.empty(),
+          "nothing was sent; the action stays awaiting approval in the journal and the next start holds it again",
+          "Sluice closed while action " + h.getKey() + " awaited an operator's approval", Optional.empty(), Optional.empty(), false, closedAt, false));
+    }
     for (String task : new ArrayList<>(pendingByTask.keySet())) {
       cancelInEngines(task);
     }
@@ -499,6 +538,303 @@ public final class Sluice implements AutoCloseable {
     close();
   }
 
+
+  /**
+   * Completes once every journal change queued before this call is committed — and with it every
+   * attempt whose start was queued has been handed to the transport. At once without a journal.
+   * For tests on virtual time, which must not move the clock while an attempt is still on its way.
+   */
+  public CompletableFuture<Void> journalFlushed() {
+    return writer.map(JournalWriter::barrier).orElseGet(() -> CompletableFuture.completedFuture(null));
+  }
+
+  // ---------------------------------------------------------------- escalations (issue 7)
+
+  /**
+   * Registers a listener told of each new escalation once it is durable (for metrics or a
+   * notifier of the caller's). It runs on the journal's thread: keep it short, and never call
+   * back into this Sluice from it. A listener that throws is logged and ignored. No-op without a journal.
+   */
+  public void onEscalation(java.util.function.Consumer<Escalation> listener) {
+    Objects.requireNonNull(listener, "listener");
+    escalations.ifPresent(e -> e.onRaised(listener));
+  }
+
+  /** Every escalation in the journal, oldest first, each with its dossier. Empty without a journal. */
+  public List<Escalation> escalations() {
+    return escalations.map(e -> writer.get().journal().escalations().stream().map(e::view).toList()).orElse(List.of());
+  }
+
+  /** One escalation with its dossier (built from the journal now), if it exists. */
+  public Optional<Escalation> escalation(EscalationId id) {
+    Objects.requireNonNull(id, "id");
+    return escalations.flatMap(e -> writer.get().journal().escalation(id).map(e::view));
+  }
+
+  /**
+   * The stored request body of an escalation's action, for an operator who needs to see it: a
+   * separate, audited action ({@code escalation_body_viewed} with who and why). Empty when the
+   * journal did not keep the bytes (over its cap) or the escalation does not exist.
+   */
+  public Optional<byte[]> escalationBody(EscalationId id, String by, String reason) {
+    Objects.requireNonNull(id, "id");
+    DecisionRequest who = DecisionRequest.of(DecisionOption.ACKNOWLEDGE, by, reason); // checks by and reason
+    Optional<EscalationRecord> r = escalations.flatMap(e -> writer.get().journal().escalation(id));
+    Optional<ActionRecord> a = r.flatMap(x -> writer.get().journal().action(x.actionId()));
+    if (a.isEmpty()) {
+      return Optional.empty();
+    }
+    audit.ifPresent(t -> {
+      Map<String, Object> f = new LinkedHashMap<>();
+      f.put("escalation", id.toString());
+      f.put("action", a.get().actionId().toString());
+      f.put("task", a.get().taskId());
+      f.put("by", who.by());
+      f.put("reason", who.reason());
+      f.put("size", a.get().payloadSize());
+      f.put("sha256", a.get().payloadDigest());
+      f.put("kept", a.get().payloadKept());
+      t.event("escalation_body_viewed", scheduler.now(), f);
+    });
+    return a.get().keptPayload();
+  }
+
+  /**
+   * Records an operator's decision on an open escalation — durably, with who and why, in the
+   * journal and the audit log ({@code decision_recorded}) — and then carries it out:
+   * {@code query_existing} queues the route's look-up through the scope's gates (nothing resent);
+   * {@code retry_same_key} queues the stored request with its original key and a fresh class
+   * budget; {@code cancel} cancels the action and its task; {@code send_new} (needs {@code confirm})
+   * records and queues a new action with a new key; {@code approve} queues a held action, {@code
+   * reject} cancels it; {@code acknowledge} changes nothing.
+   *
+   * @throws DecisionException when the escalation is unknown or decided, the option is not offered,
+   *     or {@code send_new} lacks its confirmation; nothing was recorded then
+   * @throws IllegalStateException without a journal, or after {@link #close()}
+   */
+  public DecisionResult decide(EscalationId id, DecisionRequest request) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(request, "request");
+    if (closed) {
+      throw new IllegalStateException("this Sluice is closed");
+    }
+    Escalations esc = escalations.orElseThrow(() -> new IllegalStateException("escalations need a journal; this Sluice has none"));
+    JournalWriter w = writer.orElseThrow();
+    Journal journal = w.journal();
+    EscalationRecord rec = journal.escalation(id)
+        .orElseThrow(() -> new DecisionException(DecisionException.Kind.NOT_FOUND, "there is no escalation " + id));
+    if (rec.decision().isPresent()) {
+      throw new DecisionException(DecisionException.Kind.ALREADY_DECIDED, "escalation " + id + " is already decided: "
+          + rec.decision().get().option().code() + " by " + rec.decision().get().by() + " at " + rec.decision().get().at());
+    }
+    if (!rec.options().contains(request.option())) {
+      throw new DecisionException(DecisionException.Kind.NOT_OFFERED, "escalation " + id + " does not offer " + request.option().code()
+          + "; offered: " + String.join(", ", rec.options().stream().map(DecisionOption::code).toList()));
+    }
+    if (request.option() == DecisionOption.SEND_NEW && !request.confirm()) {
+      throw new DecisionException(DecisionException.Kind.CONFIRMATION_REQUIRED, "send_new may create a second external effect at the provider;"
+          + " it needs an explicit confirmation (confirm: true, or --confirm)");
+    }
+    ActionRecord a = journal.action(rec.actionId()).orElseThrow();
+    Lane lane = lanes.get(a.scope().provider());
+    if (lane == null && request.option() != DecisionOption.CANCEL && request.option() != DecisionOption.REJECT
+        && request.option() != DecisionOption.ACKNOWLEDGE) {
+      throw new DecisionException(DecisionException.Kind.NOT_OFFERED, "provider '" + a.scope().provider() + "' is no longer in the policy;"
+          + " only cancel, reject or acknowledge can be decided");
+    }
+    Instant now = scheduler.now();
+    Decision d = new Decision(request.option(), request.by(), request.reason(), request.confirm(), now);
+    EscalationRecord decided;
+    try {
+      decided = w.call(() -> journal.decide(id, d)).join();
+    } catch (java.util.concurrent.CompletionException e) {
+      if (e.getCause() instanceof IllegalStateException) {
+        throw new DecisionException(DecisionException.Kind.ALREADY_DECIDED, e.getCause().getMessage());
+      }
+      throw e;
+    }
+    esc.decided(decided);
+    audit.ifPresent(t -> {
+      Map<String, Object> f = new LinkedHashMap<>();
+      f.put("escalation", id.toString());
+      f.put("task", a.taskId());
+      f.put("action", a.actionId().toString());
+      f.put("trigger", rec.trigger().code());
+      f.put("option", request.option().code());
+      f.put("by", request.by());
+      f.put("reason", request.reason());
+      f.put("confirmation", request.confirm());
+      t.event("decision_recorded", now, f);
+    });
+    String byWhom = request.option().code() + " by " + request.by() + " on " + id + ": " + request.reason();
+    Optional<ActionId> acting = Optional.empty();
+    Optional<CompletableFuture<Outcome>> outcome = Optional.empty();
+    switch (request.option()) {
+      case QUERY_EXISTING -> {
+        requireState(a, ActionState.ESCALATED, id);
+        CompletableFuture<Outcome> f = lane.engine().resume(rebuild(a, lane, a.idempotencyKey(), Optional.empty()), a.attemptsUsed(), a.waited(),
+            now, true);
+        outcome = Optional.of(track(a.actionId(), a.taskId(), f));
+        acting = Optional.of(a.actionId());
+      }
+      case RETRY_SAME_KEY -> {
+        requireState(a, ActionState.ESCALATED, id);
+        w.decide(a.actionId(), ActionState.ESCALATED, ActionState.QUEUED, ActionChanges.none().dueAt(now)).join();
+        CompletableFuture<Outcome> f = lane.engine().resume(rebuild(a, lane, a.idempotencyKey(), Optional.empty()), 0, Duration.ZERO, now, false);
+        outcome = Optional.of(track(a.actionId(), a.taskId(), f));
+        acting = Optional.of(a.actionId());
+      }
+      case CANCEL -> {
+        if (a.state() == ActionState.ESCALATED) {
+          w.decide(a.actionId(), ActionState.ESCALATED, ActionState.CANCELLED, ActionChanges.none().reason("cancelled: " + byWhom)).join();
+        }
+        cancel(a.taskId());
+      }
+      case SEND_NEW -> {
+        requireState(a, ActionState.ESCALATED, id);
+        Provider p = lane.provider();
+        RouteMatch match = p.classify(a.method(), a.target());
+        Optional<String> key = a.idempotencyKey().isPresent() || p.idempotencyHeader().isPresent() && a.write()
+            ? Optional.of("sk_" + Ulid.generate(now)) : Optional.empty();
+        byte[] body = a.payload();
+        Optional<String> reference = Optional.empty();
+        if (match.route().externalReference().isPresent()) {
+          String fresh = "sr_" + Ulid.generate(now);
+          Optional<ExternalReferences.Filled> filled = ExternalReferences.fill(ExternalReferences.without(body, match.route().externalReference().get()),
+              match.route().externalReference().get(), () -> fresh);
+          if (filled.isPresent()) {
+            body = filled.get().body();
+            reference = Optional.of(filled.get().reference());
+          }
+        }
+        ActionRequest req = new ActionRequest(a.taskId(), a.priority(), a.scope(), a.requestClass(), a.method(), a.routeTemplate(), a.target(),
+            a.headers(), body, false, key, match.route().lookup().isPresent());
+        req = withLookup(req, match.route(), match.pathParameters(), key, reference);
+        NewAction.Builder nb = NewAction.from(req, now).externalReference(reference.orElse(null));
+        a.deadline().ifPresent(nb::deadline);
+        ActionId fresh = w.record(nb.build()).actionId();
+        req = req.withJournalId(fresh);
+        w.decide(a.actionId(), ActionState.ESCALATED, ActionState.CANCELLED, ActionChanges.none().reason("superseded by action " + fresh
+            + " (" + byWhom + ")")).join();
+        ActionRequest sent = req;
+        audit.ifPresent(t -> t.requested(sent, now));
+        pendingByTask.merge(a.taskId(), 1, Integer::sum);
+        CompletableFuture<Outcome> f = lane.engine().submit(req);
+        f.whenComplete((o, e) -> done(a.taskId()));
+        outcome = Optional.of(track(fresh, a.taskId(), f));
+        acting = Optional.of(fresh);
+      }
+      case ACKNOWLEDGE -> {
+        // nothing changes: the decision is the record
+      }
+      case APPROVE -> {
+        requireState(a, ActionState.AWAITING_APPROVAL, id);
+        w.decide(a.actionId(), ActionState.AWAITING_APPROVAL, ActionState.QUEUED, ActionChanges.none().dueAt(now)).join();
+        if (journal.isCancelled(a.taskId())) {
+          lane.engine().cancel(a.taskId());
+        }
+        a.deadline().ifPresent(dl -> lane.engine().setTaskBudget(a.taskId(), TaskBudget.deadline(dl)));
+        CompletableFuture<Outcome> f = lane.engine().resume(rebuild(a, lane, a.idempotencyKey(), Optional.empty()), 0, Duration.ZERO, now, false);
+        CompletableFuture<Outcome> committed = track(a.actionId(), a.taskId(), f);
+        CompletableFuture<Outcome> waiting = hold(a.actionId());
+        committed.whenComplete((o, e) -> {
+          if (e != null) {
+            waiting.completeExceptionally(e);
+          } else {
+            waiting.complete(o);
+          }
+        });
+        outcome = Optional.of(waiting);
+        acting = Optional.of(a.actionId());
+      }
+      case REJECT -> {
+        requireState(a, ActionState.AWAITING_APPROVAL, id);
+        w.decide(a.actionId(), ActionState.AWAITING_APPROVAL, ActionState.CANCELLED, ActionChanges.none().reason("rejected: " + byWhom)).join();
+        Outcome o = new Outcome(a.taskId(), 0, OutcomeCode.CANCELLED, false, false, 0, Duration.ZERO, OptionalInt.empty(), Optional.empty(),
+            "nothing was sent; do not send this action again without a new approval", "rejected by an operator (" + byWhom + ")", Optional.empty(),
+            Optional.empty(), false, now, false);
+        CompletableFuture<Outcome> waiting = hold(a.actionId());
+        waiting.complete(o);
+        outcome = Optional.of(waiting);
+      }
+    }
+    return new DecisionResult(esc.view(journal.escalation(id).orElseThrow()), acting, outcome);
+  }
+
+  private static void requireState(ActionRecord a, ActionState expected, EscalationId id) {
+    if (a.state() != expected) {
+      throw new DecisionException(DecisionException.Kind.NOT_OFFERED, "action " + a.actionId() + " of escalation " + id + " is "
+          + a.state().code() + " now, not " + expected.code() + "; this option no longer applies");
+    }
+  }
+
+  /** The engine's request for a journaled action, as recovery rebuilds it. */
+  private ActionRequest rebuild(ActionRecord r, Lane lane, Optional<String> key, Optional<String> reference) {
+    RouteMatch match = lane.provider().classify(r.method(), r.target());
+    ActionRequest action = new ActionRequest(r.taskId(), r.priority(), r.scope(), r.requestClass(), r.method(), r.routeTemplate(), r.target(),
+        r.headers(), r.payload(), false, key, match.route().lookup().isPresent());
+    Map<String, String> params = new java.util.HashMap<>(match.pathParameters());
+    r.providerOperationId().ifPresent(op -> params.put("operation_id", op));
+    return withLookup(action, match.route(), params, key, reference.or(r::externalReference)).withJournalId(r.actionId());
+  }
+
+  /** The caller-facing future of a journaled action run for a decision. */
+  private CompletableFuture<Outcome> track(ActionId id, String taskId, CompletableFuture<Outcome> f) {
+    JournalWriter w = writer.orElseThrow();
+    if (!f.isDone()) {
+      pendingByTask.merge(taskId, 1, Integer::sum);
+      f.whenComplete((o, e) -> done(taskId));
+    }
+    CompletableFuture<Outcome> committed = f.thenCompose(o -> w.barrier().thenApplyAsync(v -> annotate(id, o)));
+    live.putIfAbsent(id, committed);
+    committed.whenComplete((o, e) -> live.remove(id, committed));
+    return committed;
+  }
+
+  /** The pending future of an action held for approval (one per action). */
+  private CompletableFuture<Outcome> hold(ActionId id) {
+    CompletableFuture<Outcome> f = held.computeIfAbsent(id, k -> new CompletableFuture<>());
+    live.put(id, f);
+    f.whenComplete((o, e) -> {
+      held.remove(id, f);
+      live.remove(id, f);
+    });
+    return f;
+  }
+
+  private Submission holdForApproval(ActionRequest action, Route route, Provider p, Instant now) {
+    ActionId id = action.journalId().orElseThrow();
+    CompletableFuture<Outcome> f = hold(id);
+    escalations.orElseThrow().raise(id, Trigger.APPROVAL_REQUIRED, "route " + route.method() + " " + route.path().template() + " of provider '"
+        + p.id() + "' is approval: per_call; the action is held, nothing was sent, until an operator approves or rejects it");
+    return new Submission(Optional.of(id), f);
+  }
+
+  private void recordGoal(JournalWriter w, String taskId, Optional<String> goal) {
+    if (goal.isPresent() && goalsRecorded.add(taskId)) {
+      try {
+        w.journal().recordTaskGoal(taskId, goal.get());
+      } catch (RuntimeException e) {
+        LOG.warn("could not record the goal of task {}: {}", taskId, e.toString());
+      }
+    }
+  }
+
+  /** An outcome whose action was handed to a person says so, and names the escalation. */
+  private Outcome annotate(ActionId id, Outcome o) {
+    if (o.succeeded() || escalations.isEmpty()) {
+      return o;
+    }
+    Optional<EscalationId> e = escalations.get().openFor(id);
+    if (e.isEmpty()) {
+      return o;
+    }
+    return new Outcome(o.taskId(), o.actionId(), o.outcome(), o.requestSent(), o.responseReceived(), o.attempts(), o.waited(), o.lastStatus(),
+        o.nextAllowedAt(), "an operator decides on escalation " + e.get() + " (sluice escalations show " + e.get()
+            + "); do not repeat this call, and never under a new idempotency key", o.reason() + "; escalated to an operator as " + e.get(),
+        o.response(), o.fingerprint(), o.coalesced(), o.finishedAt(), o.reconciled());
+  }
+
   // ---------------------------------------------------------------- restart recovery
 
   private void recover() {
@@ -510,6 +846,13 @@ public final class Sluice implements AutoCloseable {
         recoverOne(w, journal, r, now);
       } catch (RuntimeException e) {
         org.slf4j.LoggerFactory.getLogger(Sluice.class).error("could not resume action {}: {}", r.actionId(), e.toString());
+      }
+    }
+    // Actions held for per-call approval stay held: a pending future again, nothing sent.
+    for (EscalationRecord e : journal.escalations()) {
+      if (e.decision().isEmpty() && e.trigger() == Trigger.APPROVAL_REQUIRED
+          && journal.action(e.actionId()).map(a -> a.state() == ActionState.AWAITING_APPROVAL).orElse(false)) {
+        hold(e.actionId());
       }
     }
   }
@@ -559,7 +902,7 @@ public final class Sluice implements AutoCloseable {
     pendingByTask.merge(r.taskId(), 1, Integer::sum);
     CompletableFuture<Outcome> f = lane.engine().resume(action, r.attemptsUsed(), r.waited(), r.dueAt(), reconcile);
     f.whenComplete((o, e) -> done(r.taskId()));
-    CompletableFuture<Outcome> committed = f.thenCompose(o -> w.barrier().thenApplyAsync(v -> o));
+    CompletableFuture<Outcome> committed = f.thenCompose(o -> w.barrier().thenApplyAsync(v -> annotate(r.actionId(), o)));
     recovered.put(r.actionId(), committed);
     live.put(r.actionId(), committed);
     committed.whenComplete((o, e) -> live.remove(r.actionId(), committed));
@@ -881,6 +1224,31 @@ public final class Sluice implements AutoCloseable {
         }
       }
       InMemoryScopeRegistry registry = new InMemoryScopeRegistry(policy.retryAfter());
+      Optional<Escalations> escalations = Optional.empty();
+      if (writer.isPresent()) {
+        Scheduler clock = s;
+        Escalations e = new Escalations(policy, writer.get().journal(), clock::now,
+            provider -> registry.snapshot().stream().filter(r -> r.provider().equals(provider)).findFirst(), trail);
+        writer.get().escalations(e);
+        escalations = Optional.of(e);
+        if (policy.escalation().webhook().isPresent()) {
+          dev.sluice.core.internal.EscalationWebhook hook = dev.sluice.core.internal.EscalationWebhook.start(policy.escalation().webhook().get(),
+              secrets, s);
+          owned.add(0, hook); // closed first: no notification leaves once Sluice is closing
+          e.onRaised(hook::notify);
+        }
+      }
+      if (trail.isPresent()) {
+        Instant at = s.now();
+        for (dev.sluice.core.policy.Agent agent : policy.agents()) {
+          // The agent's standing access (the policy's grant), a separate record from approving one action.
+          Map<String, Object> f = new LinkedHashMap<>();
+          f.put("agent", agent.id());
+          f.put("providers", String.join(",", agent.providers()));
+          f.put("source", "policy");
+          trail.get().event("access_granted", at, f);
+        }
+      }
       Map<String, Lane> lanes = new LinkedHashMap<>();
       long base = seed != null ? seed : new SplittableRandom().nextLong();
       int i = 0;
@@ -891,7 +1259,8 @@ public final class Sluice implements AutoCloseable {
         engine.registerScope(ProviderSetup.scopeSettings(p));
         lanes.put(p.id(), new Lane(p, engine));
       }
-      Sluice sluice = new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned), writer, trail);
+      Sluice sluice = new Sluice(policy, s, registry, Collections.unmodifiableMap(lanes), maxRequestBytes, List.copyOf(owned), writer, trail,
+          escalations);
       if (writer.isPresent()) {
         sluice.recover();
       }

@@ -57,6 +57,25 @@ class SluiceAuditTest {
   }
 
   @Test
+  void eachAgentsStandingAccessFromThePolicyIsRecordedAtStartApartFromAnyApprovalOfOneAction() throws Exception {
+    Policy withAgent = dev.sluice.core.policy.PolicyLoader.parse("data_dir: " + dir + "\n" + """
+        providers:
+          billing-api:
+            base_url: https://billing.example.com
+        agents:
+          - {id: inventory-bot, token_env: BOT_TOKEN, providers: [billing-api]}
+        """, "test.yaml");
+    VirtualScheduler clock = new VirtualScheduler(T0);
+    try (Sluice sluice = Sluice.builder().policy(withAgent).scheduler(clock).transport(new ScriptedTransport(clock, a -> ScriptedTransport.ok()))
+        .auditFromPolicy(name -> Optional.empty()).build()) {
+      assertThat(sluice.escalations()).as("no journal: no escalations").isEmpty();
+    }
+    String log = Files.readString(dir.resolve("audit/audit-000001.log"));
+    assertThat(log).contains("\"event\":\"access_granted\"").contains("\"agent\":\"inventory-bot\"").contains("\"providers\":\"billing-api\"")
+        .doesNotContain("BOT_TOKEN");
+  }
+
+  @Test
   void anUnreadableKeyStopsTheStartWithoutQuotingIt() {
     VirtualScheduler clock = new VirtualScheduler(T0);
     Map<String, String> env = Map.of(Sluice.Builder.AUDIT_KEY_ENV, "not-a-key-s3cr3t");

@@ -22,6 +22,11 @@ final class AdminClient {
   Function<String, Optional<String>> env = name -> Optional.ofNullable(System.getenv(name));
 
   HttpResponse<String> send(String method, String path) {
+    return send(method, path, null);
+  }
+
+  /** Sends {@code jsonBody} (when not null) as {@code application/json}. */
+  HttpResponse<String> send(String method, String path, String jsonBody) {
     String token = env.apply(tokenEnv).filter(t -> !t.isBlank())
         .orElseThrow(() -> new CliErrors.UserError("the operator token is not set; export " + tokenEnv + " (see operator.token_env in sluice.yaml)"));
     URI uri;
@@ -30,8 +35,11 @@ final class AdminClient {
     } catch (IllegalArgumentException e) {
       throw new CliErrors.UserError("--url: not a URL: " + e.getMessage());
     }
-    HttpRequest req = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + token)
-        .method(method, HttpRequest.BodyPublishers.noBody()).build();
+    HttpRequest.Builder rb = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).header("Authorization", "Bearer " + token);
+    if (jsonBody != null) {
+      rb.header("Content-Type", "application/json");
+    }
+    HttpRequest req = rb.method(method, jsonBody == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(jsonBody)).build();
     try (HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()) {
       HttpResponse<String> r = client.send(req, HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 401) {

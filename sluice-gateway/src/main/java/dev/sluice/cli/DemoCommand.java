@@ -43,11 +43,15 @@ import picocli.CommandLine.Option;
       "     key; the provider saves it, then drops the connection (outcome unknown);",
       "     Sluice looks the transfer up by its key instead of sending it again, and",
       "     the provider holds exactly one transfer.",
+      "  5. a fifth task's report read meets Retry-After: 6, past its class's 3 s time",
+      "     budget: Sluice stops it and escalates; the operator gets the dossier (no",
+      "     secret, no body) and cancels the task; the transfer it queued meanwhile",
+      "     never wakes, checked at the provider after its original due time.",
       "Prints who sent what, who waited and why, then what each agent was told. The",
       "counts come from the fake provider's own log of what it received.",
       "",
       "Sluice keeps its journal in the embedded store: a real SQLite journal in a",
-      "temporary directory, deleted at exit. Step 5 (an escalation) arrives later.",
+      "temporary directory, deleted at exit.",
       "",
     },
     footer = {
@@ -57,6 +61,7 @@ import picocli.CommandLine.Option;
       "  sluice demo --retry-after 5",
       "  sluice demo --json | jq '.steps[1].attempts | length'     (0: nothing sent while held)",
       "  sluice demo --json | jq '.steps[3].records | length'      (1: the transfer exists once)",
+      "  sluice demo --json | jq '.steps[4].escalations[0].dossier'  (what the operator saw)",
     })
 final class DemoCommand implements Callable<Integer> {
 
@@ -77,7 +82,7 @@ final class DemoCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     if (!json) {
-      out.println("sluice demo: the seed's steps 1-4 against a fake provider in this process (Retry-After: " + retryAfter + " s);"
+      out.println("sluice demo: the seed's steps 1-5 against a fake provider in this process (Retry-After: " + retryAfter + " s);"
           + " journal: the embedded store, a real SQLite journal in a temporary directory, deleted at exit");
       out.flush();
     }
@@ -90,6 +95,7 @@ final class DemoCommand implements Callable<Integer> {
       printTable(out, r);
       printSummary(out, r);
       printWrite(out, r);
+      printEscalation(out, r);
     }
     out.flush();
     if (!problems.isEmpty()) {
@@ -115,6 +121,31 @@ final class DemoCommand implements Callable<Integer> {
       p.add("retries arrived at the same instant");
     }
     p.addAll(writeProblems(r.write()));
+    p.addAll(escalationProblems(r.escalated()));
+    return p;
+  }
+
+  /** Step 5's rules: the read stopped for a person, the decision was cancel, nothing of the task left after its 429. */
+  static List<String> escalationProblems(DemoScenario.Escalated e) {
+    List<String> p = new ArrayList<>();
+    if (e.outcomes().get(0).outcome() != OutcomeCode.BUDGET_EXHAUSTED) {
+      p.add("step 5: the report read ended " + e.outcomes().get(0).outcome().code() + ", not budget_exhausted");
+    }
+    if (e.escalation().trigger() != dev.sluice.core.escalation.Trigger.WAIT_BUDGET_EXHAUSTED) {
+      p.add("step 5: the escalation's trigger is " + e.escalation().trigger().code());
+    }
+    if (e.escalation().decision().map(d -> d.option() != dev.sluice.core.escalation.DecisionOption.CANCEL).orElse(true)) {
+      p.add("step 5: the escalation was not decided cancel");
+    }
+    if (e.outcomes().get(1).outcome() != OutcomeCode.CANCELLED) {
+      p.add("step 5: the waiting transfer ended " + e.outcomes().get(1).outcome().code() + ", not cancelled");
+    }
+    if (e.attempts().size() != 1 || e.attempts().get(0).status() != 429) {
+      p.add("step 5: the provider received " + e.attempts().size() + " request(s) from " + DemoScenario.ESCALATION_TASK + ", not just the one 429");
+    }
+    if (!e.checkedAt().isAfter(e.writeDueAt())) {
+      p.add("step 5: the provider's log was read before the transfer's original due time");
+    }
     return p;
   }
 
@@ -190,6 +221,7 @@ final class DemoCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "  %-8s %-12s %-9s %-10s %s%n", "task", "outcome", "attempts", "waited", "last status");
     List<Outcome> all = new ArrayList<>(r.outcomes());
     all.add(r.write().outcome());
+    all.addAll(r.escalated().outcomes());
     for (Outcome o : all) {
       out.printf(Locale.ROOT, "  %-8s %-12s %-9d %-10s %s%n", o.taskId(), o.outcome().code(), o.attempts(),
           String.format(Locale.ROOT, "%.3f s", o.waitedSeconds()), o.lastStatus().isPresent() ? String.valueOf(o.lastStatus().getAsInt()) : "-");
@@ -255,5 +287,35 @@ final class DemoCommand implements Callable<Integer> {
     out.println("  The provider holds " + w.records().size() + " transfer" + (w.records().size() == 1 ? "" : "s")
         + (records.isEmpty() ? "" : ": " + String.join(", ", records)) + "; it received " + w.posts().size() + " POST"
         + (w.posts().size() == 1 ? "" : "s") + (keys == 1 ? ", every one with the same key." : ", with " + keys + " different keys."));
+  }
+
+  private static void printEscalation(PrintWriter out, DemoScenario.Report r) {
+    DemoScenario.Escalated e = r.escalated();
+    out.println();
+    out.println("  step 5: route GET /v1/reports/{id}: class report (3 s of waiting at most); the provider answers 429 Retry-After: "
+        + DemoScenario.STEP5_RETRY_AFTER);
+    out.println();
+    line(out, "time (s)", "who", "what");
+    record Event(Instant at, String who, String what) {}
+    List<Event> events = new ArrayList<>();
+    events.add(new Event(e.start(), DemoScenario.ESCALATION_TASK, "asks Sluice for GET " + DemoScenario.REPORT_TARGET + " (goal: "
+        + DemoScenario.ESCALATION_GOAL + ")"));
+    for (Attempt a : e.attempts()) {
+      events.add(new Event(a.arrivedAt(), a.task().orElse("?"), "-> provider: " + a.method() + " " + a.path() + "  <- " + a.status()));
+    }
+    Outcome read = e.outcomes().get(0);
+    events.add(new Event(read.finishedAt(), "Sluice", "the delay is past the time budget: stops, escalates as " + e.escalation().id() + " ("
+        + e.escalation().trigger().code() + ")"));
+    events.add(new Event(read.finishedAt(), read.taskId(), "is told: " + read.outcome().code() + "; " + read.nextSafeAction()));
+    events.add(new Event(e.writeDueAt(), DemoScenario.ESCALATION_TASK, "(its transfer, asked for meanwhile, would have left here, after the scope's hold)"));
+    e.escalation().decision().ifPresent(d -> events.add(new Event(d.at(), d.by(), "decides " + d.option().code() + ": " + d.reason())));
+    Outcome write = e.outcomes().get(1);
+    events.add(new Event(write.finishedAt(), write.taskId(), "is told for the transfer: " + write.outcome().code()));
+    events.add(new Event(e.checkedAt(), "demo", "reads the provider's log after the transfer's due time: " + e.attempts().size()
+        + " request(s) from " + DemoScenario.ESCALATION_TASK + ", no transfer"));
+    events.stream().sorted(Comparator.comparing(Event::at)).forEach(x -> line(out, rel(r, x.at()), x.who(), x.what()));
+    out.println();
+    out.println("  The operator's dossier (no credential, no body: its size, fields and digest):");
+    EscalationsCommand.print(out, new ObjectMapper().valueToTree(dev.sluice.core.escalation.EscalationJson.of(e.escalation())));
   }
 }

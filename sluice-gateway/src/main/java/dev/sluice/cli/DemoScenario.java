@@ -47,6 +47,12 @@ final class DemoScenario {
   static final String WRITE_PATH = "/v1/transfers";
   static final String WRITE_FAMILY = "transfers";
   static final String WRITE_BODY = "{\"source\":\"acct_17\",\"destination\":\"acct_42\",\"amount\":12500,\"currency\":\"USD\"}";
+  static final String REPORT_TARGET = "/v1/reports/rep_5";
+  static final String ESCALATION_TASK = "task-5";
+  static final String ESCALATION_GOAL = "publish the monthly revenue report";
+  /** Step 5: the provider's Retry-After, past the report class's 3 s time budget. */
+  static final int STEP5_RETRY_AFTER = 6;
+  static final String OPERATOR = "demo-operator";
   private static final Duration PATIENCE = Duration.ofSeconds(30);
 
   /**
@@ -56,7 +62,7 @@ final class DemoScenario {
    */
   record Report(
       Instant start, int retryAfterSeconds, Policy policy, List<Attempt> attempts, ScopeRecord hold, List<QueuedRequest> waiting,
-      List<Outcome> outcomes, Write write, Path journal) {
+      List<Outcome> outcomes, Write write, Escalated escalated, Path journal) {
 
     /** When the scope's hold ended (the 429's {@code next_allowed_at}). */
     Instant heldUntil() {
@@ -79,11 +85,30 @@ final class DemoScenario {
     }
   }
 
+  /**
+   * Step 5: a read whose time budget the provider's delay exceeds, escalated; the same task's write
+   * waits behind the scope's hold; the operator cancels the task; nothing of it ever leaves.
+   *
+   * @param start when the task asked for the report
+   * @param attempts every attempt the provider received from the task
+   * @param outcomes what the task was told: the report read, then the cancelled write
+   * @param escalation the escalation as the operator saw it, decided
+   * @param writeDueAt when the cancelled write would have left
+   * @param checkedAt when the provider's log was read, after {@code writeDueAt}
+   */
+  record Escalated(Instant start, List<Attempt> attempts, List<Outcome> outcomes, dev.sluice.core.escalation.Escalation escalation,
+      Instant writeDueAt, Instant checkedAt) {}
+
   private DemoScenario() {}
 
   static Policy policy(FakeProvider fake, Path dataDir) {
     return PolicyLoader.parse("""
         data_dir: "%s"
+        request_classes:
+          read:             {max_attempts: 4, max_wait_seconds: 90,  retry_statuses: [408, 429, 500, 502, 503, 504]}
+          idempotent_write: {max_attempts: 3, max_wait_seconds: 120, retry_statuses: [408, 429, 502, 503, 504]}
+          uncertain_write:  {max_attempts: 1, max_wait_seconds: 0,   retry_statuses: []}
+          report:           {max_attempts: 4, max_wait_seconds: 3,   retry_statuses: [408, 429, 500, 502, 503, 504]}
         providers:
           %s:
             base_url: %s
@@ -93,6 +118,7 @@ final class DemoScenario {
             idempotency_header: Idempotency-Key
             routes:
               - {method: GET, path: "/v1/invoices/{id}", class: read}
+              - {method: GET, path: "/v1/reports/{id}", class: report}
               - {method: POST, path: "%s", class: idempotent_write,
                  lookup: {method: GET, path: "%s?idempotency_key={idempotency_key}"}}
         """.formatted(dataDir.toString().replace("\\", "/"), PROVIDER, fake.baseUri(), SCOPE, WRITE_PATH, WRITE_PATH), "demo.yaml");
@@ -106,8 +132,9 @@ final class DemoScenario {
   static Report play(int retryAfterSeconds) throws InterruptedException {
     FaultRule first429 = FaultRule.of(Fault.rateLimited(Duration.ofSeconds(retryAfterSeconds))).path("/v1/invoices/{id}");
     FaultRule firstPostDropped = FaultRule.of(Fault.dropAfterCommit()).method("POST").path(WRITE_PATH);
+    FaultRule reportHeld = FaultRule.of(Fault.rateLimited(Duration.ofSeconds(STEP5_RETRY_AFTER))).path("/v1/reports/{id}");
     Path dataDir = createTempDir();
-    try (FakeProvider fake = FakeProvider.builder().fault(first429).fault(firstPostDropped).start()) {
+    try (FakeProvider fake = FakeProvider.builder().fault(first429).fault(firstPostDropped).fault(reportHeld).start()) {
       Policy policy = policy(fake, dataDir);
       Instant start;
       ScopeRecord hold;
@@ -115,6 +142,7 @@ final class DemoScenario {
       List<Outcome> outcomes = new ArrayList<>();
       Instant writeStart;
       Outcome written;
+      Escalated escalated;
       // Sluice opens the policy's journal (the embedded SQLite one in data_dir) and closes it.
       try (Sluice sluice = Sluice.builder().policy(policy).journalFromPolicy()
           .secrets(name -> name.equals("DEMO_API_TOKEN") ? Optional.of("demo-secret") : Optional.empty())
@@ -137,15 +165,55 @@ final class DemoScenario {
         writeStart = Clock.systemUTC().instant();
         written = await(sluice.submit(Call.builder(PROVIDER, "POST", WRITE_PATH).task(WRITE_TASK)
             .header("Content-Type", "application/json").body(WRITE_BODY).build()), PATIENCE.toSeconds());
+        escalated = step5(sluice, fake);
       }
-      List<Attempt> reads = fake.attempts().stream().filter(a -> !a.path().startsWith(WRITE_PATH)).toList();
-      List<Attempt> writes = fake.attempts().stream().filter(a -> a.path().startsWith(WRITE_PATH)).toList();
+      List<Attempt> reads = fake.attempts().stream().filter(a -> a.path().startsWith("/v1/invoices/")).toList();
+      List<Attempt> writes = fake.attempts().stream().filter(a -> a.path().startsWith(WRITE_PATH) && a.task().orElse("").equals(WRITE_TASK))
+          .toList();
       List<StoredRecord> records = fake.records(WRITE_FAMILY).stream().filter(r -> !r.deleted()).toList();
       return new Report(start, retryAfterSeconds, policy, reads, hold, waiting, outcomes,
-          new Write(writeStart, writes, written, records), dataDir.resolve("sluice.db"));
+          new Write(writeStart, writes, written, records), escalated, dataDir.resolve("sluice.db"));
     } finally {
       deleteTree(dataDir);
     }
+  }
+
+  /**
+   * Step 5 on the wall clock: the report read meets Retry-After 6 s, past its class's 3 s budget,
+   * and stops at once, escalated; the task's transfer, asked for next, waits behind the scope's
+   * hold; the operator reads the dossier and cancels the task; the demo then waits past the
+   * transfer's original due time and reads the provider's log.
+   */
+  private static Escalated step5(Sluice sluice, FakeProvider fake) throws InterruptedException {
+    Instant start = Clock.systemUTC().instant();
+    dev.sluice.core.Submission report = sluice.start(Call.builder(PROVIDER, "GET", REPORT_TARGET).task(ESCALATION_TASK)
+        .goal(ESCALATION_GOAL).build());
+    Outcome reportOutcome = await(report.outcome(), PATIENCE.toSeconds());
+    dev.sluice.core.escalation.Escalation open = sluice.escalations().stream()
+        .filter(e -> e.open() && e.dossier().taskId().equals(ESCALATION_TASK)).findFirst()
+        .orElseThrow(() -> new IllegalStateException("step 5: no escalation was raised for " + ESCALATION_TASK + " (" + reportOutcome.reason() + ")"));
+    dev.sluice.core.Submission write = sluice.start(Call.builder(PROVIDER, "POST", WRITE_PATH).task(ESCALATION_TASK)
+        .header("Content-Type", "application/json").body(WRITE_BODY).build());
+    Instant end = Clock.systemUTC().instant().plusSeconds(5);
+    Optional<QueuedRequest> queued = Optional.empty();
+    while (queued.isEmpty() && Clock.systemUTC().instant().isBefore(end)) {
+      queued = sluice.queue(PROVIDER).stream().filter(q -> q.taskId().equals(ESCALATION_TASK)).findFirst();
+      if (queued.isEmpty()) {
+        Thread.sleep(1); // a demo watching a live process, not a test: polling is fine here
+      }
+    }
+    Instant due = queued.map(QueuedRequest::dueAt).orElseThrow(() -> new IllegalStateException("step 5: the transfer did not wait behind the hold"));
+    sluice.decide(open.id(), dev.sluice.core.escalation.DecisionRequest.of(dev.sluice.core.escalation.DecisionOption.CANCEL, OPERATOR,
+        "the report can wait for tonight's run: cancel the task"));
+    Outcome writeOutcome = await(write.outcome(), PATIENCE.toSeconds());
+    // Past the original due time, and then some: the cancelled work must never wake.
+    long wait = Duration.between(Clock.systemUTC().instant(), due.plusSeconds(1)).toMillis();
+    if (wait > 0) {
+      Thread.sleep(wait);
+    }
+    Instant checked = Clock.systemUTC().instant();
+    List<Attempt> attempts = fake.attempts().stream().filter(a -> a.task().orElse("").equals(ESCALATION_TASK)).toList();
+    return new Escalated(start, attempts, List.of(reportOutcome, writeOutcome), sluice.escalation(open.id()).orElseThrow(), due, checked);
   }
 
   private static Outcome await(CompletableFuture<Outcome> f, long seconds) throws InterruptedException {

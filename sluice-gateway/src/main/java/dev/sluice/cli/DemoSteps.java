@@ -64,6 +64,14 @@ final class DemoSteps {
         + " looks it up by key instead of sending it again", w.attempts(), List.of(w.outcome()));
     s4.put("records", w.records().stream().map(DemoSteps::record).toList());
     steps.add(s4);
+    DemoScenario.Escalated e = r.escalated();
+    Map<String, Object> s5 = step(5, "The provider asks for " + DemoScenario.STEP5_RETRY_AFTER + " s, past the report's 3 s time budget: the"
+        + " read stops for a person, who gets the redacted dossier and cancels the task; its waiting transfer never wakes", e.attempts(),
+        e.outcomes());
+    s5.put("escalations", List.of(dev.sluice.core.escalation.EscalationJson.of(e.escalation())));
+    s5.put("cancelled_due_at", at(e.writeDueAt()));
+    s5.put("checked_at", at(e.checkedAt()));
+    steps.add(s5);
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("steps", steps);
     return root;

@@ -25,7 +25,7 @@ import picocli.CommandLine.Command;
       ConfigCommand.class,
       FakeProviderCommand.class,
       DemoCommand.class,
-      ServeCommand.class, ScopesCommand.class, CancelCommand.class,
+      ServeCommand.class, ScopesCommand.class, CancelCommand.class, EscalationsCommand.class, DecideCommand.class,
       McpCommand.class,
       AuditCommand.class,
     },

@@ -51,11 +51,16 @@ final class Harness implements AutoCloseable {
 
   private Harness(FakeProvider fake, ManualClock fakeClock, VirtualScheduler virtual, SystemScheduler system, String providerYaml,
       Journal journal, java.util.function.UnaryOperator<Sluice.Builder> extra) {
+    this(fake, fakeClock, virtual, system, "", providerYaml, journal, extra);
+  }
+
+  private Harness(FakeProvider fake, ManualClock fakeClock, VirtualScheduler virtual, SystemScheduler system, String topYaml, String providerYaml,
+      Journal journal, java.util.function.UnaryOperator<Sluice.Builder> extra) {
     this.fake = fake;
     this.fakeClock = fakeClock;
     this.virtual = virtual;
     this.system = system;
-    Policy policy = policy(fake, providerYaml);
+    Policy policy = PolicyLoader.parse(topYaml.stripIndent() + policyText(fake, providerYaml), "acceptance.yaml");
     ProviderEndpoint ep = ProviderEndpoint.of(fake.baseUri()).withCredential(new CredentialHeader("Authorization", "Bearer " + SECRET));
     ep = policy.provider(PROVIDER).orElseThrow().idempotencyHeader().map(ep::withIdempotencyHeader).orElse(ep);
     this.http = JettyTransport.start(TransportSettings.defaults().withTaskHeader("Sluice-Task"), Map.of(PROVIDER, ep));
@@ -70,13 +75,17 @@ final class Harness implements AutoCloseable {
 
   /** The provider block under {@code providers.api}, after base_url, credential and scope. */
   static Policy policy(FakeProvider fake, String providerYaml) {
+    return PolicyLoader.parse(policyText(fake, providerYaml), "acceptance.yaml");
+  }
+
+  private static String policyText(FakeProvider fake, String providerYaml) {
     String yaml = "providers:\n"
         + "  api:\n"
         + "    base_url: " + fake.baseUri() + "\n"
         + "    credential: {header: Authorization, format: \"Bearer {secret}\", secret_env: API_TOKEN}\n"
         + "    scope: account:acme\n"
         + providerYaml.stripIndent().lines().map(l -> "    " + l + "\n").reduce("", String::concat);
-    return PolicyLoader.parse(yaml, "acceptance.yaml");
+    return yaml;
   }
 
   /** Virtual time: the fake's clock and the engine's scheduler both start at {@link #T0}. */
@@ -89,6 +98,13 @@ final class Harness implements AutoCloseable {
   static Harness virtualTime(FakeProvider.Builder fake, String providerYaml, Journal journal, java.util.function.UnaryOperator<Sluice.Builder> extra) {
     ManualClock clock = ManualClock.at(T0);
     return new Harness(fake.clock(clock).start(), clock, new VirtualScheduler(T0), null, providerYaml, journal, extra);
+  }
+
+  /** Virtual time, journaled, with top-level policy sections ({@code escalation: ...}) before the provider. */
+  static Harness virtualTime(FakeProvider.Builder fake, String topYaml, String providerYaml, Journal journal,
+      java.util.function.UnaryOperator<Sluice.Builder> extra) {
+    ManualClock clock = ManualClock.at(T0);
+    return new Harness(fake.clock(clock).start(), clock, new VirtualScheduler(T0), null, topYaml, providerYaml, journal, extra);
   }
 
   /** The wall clock for both. */
@@ -108,7 +124,12 @@ final class Harness implements AutoCloseable {
 
   /** Waits until every attempt sent so far has been answered and processed. */
   void settle() {
-    transport.awaitIdle(NETWORK);
+    // A journaled attempt reaches the transport only after its start is committed: wait for the
+    // journal too, until neither has anything on its way.
+    do {
+      transport.awaitIdle(NETWORK);
+      sluice.journalFlushed().orTimeout(NETWORK.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+    } while (!transport.idle());
   }
 
   /**

@@ -57,6 +57,13 @@ final class TrackingTransport implements Transport {
     return outer;
   }
 
+  /** Whether no attempt is outstanding now. */
+  boolean idle() {
+    synchronized (lock) {
+      return outstanding == 0;
+    }
+  }
+
   /** Waits until no attempt is in flight; fails the test after {@code timeout}. */
   void awaitIdle(Duration timeout) {
     long end = System.nanoTime() + timeout.toNanos();

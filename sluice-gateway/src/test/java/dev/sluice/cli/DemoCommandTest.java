@@ -27,7 +27,7 @@ class DemoCommandTest {
     assertThat(run.exit()).as(run.err()).isZero();
     assertThat(run.out().strip().lines()).as("exactly one line: one JSON object").hasSize(1);
     JsonNode steps = new ObjectMapper().readTree(run.out()).get("steps");
-    assertThat(steps).hasSize(4);
+    assertThat(steps).hasSize(5);
     for (int i = 0; i < 4; i++) {
       assertThat(steps.get(i).get("step").asInt()).isEqualTo(i + 1);
       assertThat(steps.get(i).get("title").asText()).isNotBlank();
@@ -76,6 +76,34 @@ class DemoCommandTest {
         .containsPattern("task-\\d\\s+succeeded\\s+2\\s")
         .contains("the provider received 4 requests (3 x 200, 1 x 429); none while the scope was held")
         .contains("not one burst");
+    assertThat(run.out()).doesNotContain("demo-secret");
+  }
+
+  @Test
+  void jsonStep5HasTheRedactedDossierTheCancelDecisionAndNoRequestAfterTheCancelledWritesDueTime() throws Exception {
+    CliRun run = CliRun.of("demo", "--retry-after", "1", "--json");
+    assertThat(run.exit()).as(run.err()).isZero();
+    JsonNode step = new ObjectMapper().readTree(run.out()).get("steps").get(4);
+    assertThat(step.get("step").asInt()).isEqualTo(5);
+    // The provider received exactly the one read that met the 429, from the escalated task: the
+    // transfer the task queued behind the hold never left, though the log was read after its due time.
+    assertThat(step.get("attempts")).singleElement().satisfies(a -> {
+      assertThat(a.get("task").asText()).isEqualTo("task-5");
+      assertThat(a.get("method").asText()).isEqualTo("GET");
+      assertThat(a.get("status").asInt()).isEqualTo(429);
+    });
+    assertThat(Instant.parse(step.get("checked_at").asText())).isAfter(Instant.parse(step.get("cancelled_due_at").asText()));
+    assertThat(step.get("outcomes")).extracting(o -> o.get("outcome").asText()).containsExactly("budget_exhausted", "cancelled");
+    JsonNode e = step.get("escalations").get(0);
+    assertThat(e.get("trigger").asText()).isEqualTo("wait_budget_exhausted");
+    assertThat(e.get("state").asText()).isEqualTo("decided");
+    assertThat(e.get("decision").get("option").asText()).isEqualTo("cancel");
+    JsonNode d = e.get("dossier");
+    assertThat(d.get("goal").asText()).isEqualTo("publish the monthly revenue report");
+    assertThat(d.get("endpoint").asText()).isEqualTo("/v1/reports/{id}");
+    assertThat(d.get("attempts").get(0).get("headers").get("retry-after").get(0).asText()).isEqualTo("6");
+    assertThat(d.get("budget").get("max_wait_seconds").asInt()).isEqualTo(3);
+    assertThat(d.has("body")).isTrue();
     assertThat(run.out()).doesNotContain("demo-secret");
   }
 

@@ -109,4 +109,34 @@ final class BlockingJournal implements Journal {
   public void close() {
     inner.close();
   }
+
+  @Override
+  public dev.sluice.core.journal.EscalationRecord recordEscalation(dev.sluice.core.journal.NewEscalation escalation) {
+    return inner.recordEscalation(escalation);
+  }
+
+  @Override
+  public Optional<dev.sluice.core.journal.EscalationRecord> escalation(dev.sluice.core.escalation.EscalationId id) {
+    return inner.escalation(id);
+  }
+
+  @Override
+  public List<dev.sluice.core.journal.EscalationRecord> escalations() {
+    return inner.escalations();
+  }
+
+  @Override
+  public dev.sluice.core.journal.EscalationRecord decide(dev.sluice.core.escalation.EscalationId id, dev.sluice.core.escalation.Decision decision) {
+    return inner.decide(id, decision);
+  }
+
+  @Override
+  public void recordTaskGoal(String taskId, String goal) {
+    inner.recordTaskGoal(taskId, goal);
+  }
+
+  @Override
+  public Optional<String> taskGoal(String taskId) {
+    return inner.taskGoal(taskId);
+  }
 }

@@ -18,6 +18,20 @@ public final class ExternalReferences {
 
   private ExternalReferences() {}
 
+  /** The body without {@code field} when it is a JSON object holding it; otherwise unchanged. */
+  public static byte[] without(byte[] body, String field) {
+    try {
+      JsonNode root = JSON.readTree(body);
+      if (root instanceof ObjectNode obj && obj.has(field)) {
+        obj.remove(field);
+        return JSON.writeValueAsString(obj).getBytes(StandardCharsets.UTF_8);
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // not a JSON object: nothing to remove
+    }
+    return body.clone();
+  }
+
   /** The body to send and the reference it carries; empty when the body is not a JSON object. */
   public static Optional<Filled> fill(byte[] body, String field, Supplier<String> fresh) {
     JsonNode root;

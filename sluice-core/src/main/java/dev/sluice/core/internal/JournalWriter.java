@@ -60,6 +60,8 @@ public final class JournalWriter implements ActionLog, AutoCloseable {
   private final Map<ActionId, Integer> openAttempts = new HashMap<>();
   private final Map<ActionId, List<Runnable>> afterAttempt = new HashMap<>();
   private volatile boolean stopped;
+  /** Raises escalations as actions stop; set once at start (null: none, e.g. no journal-backed Sluice). */
+  private volatile Escalations escalations;
 
   public JournalWriter(Journal journal, Supplier<Instant> clock) {
     this.journal = journal;
@@ -68,6 +70,28 @@ public final class JournalWriter implements ActionLog, AutoCloseable {
 
   public Journal journal() {
     return journal;
+  }
+
+  /** Escalates the actions that stop for a person (set once, before any action runs). */
+  public void escalations(Escalations e) {
+    this.escalations = e;
+  }
+
+  /**
+   * Moves an action for an operator's decision, on the writer's thread in order with the engine's
+   * changes, from the state this writer knows to {@code to}.
+   *
+   * @return the row after the move; fails when the journal refuses it
+   */
+  public CompletableFuture<ActionRecord> decide(ActionId id, ActionState from, ActionState to, ActionChanges changes) {
+    return call(() -> {
+      ActionState now = state(id);
+      if (now != from) {
+        throw new IllegalStateException("action " + id + " is " + now.code() + ", not " + from.code() + "; the decision was not applied");
+      }
+      step(id, from, to, changes);
+      return journal.action(id).orElseThrow();
+    });
   }
 
   /** Records a new action, durably for a write, on the caller's thread. */
@@ -144,6 +168,14 @@ public final class JournalWriter implements ActionLog, AutoCloseable {
       LOG.error("could not journal the end of attempt {} of action {}: {}", number, id, e.toString());
     }
     openAttempts.remove(id);
+    Escalations esc = escalations;
+    if (esc != null && end instanceof AttemptEnd.Response resp && resp.status() == 429) {
+      try {
+        esc.rateLimited(id, clock.get());
+      } catch (RuntimeException e) {
+        LOG.warn("could not count a 429 of action {} for escalation: {}", id, e.toString());
+      }
+    }
     List<Runnable> waiting = afterAttempt.remove(id);
     if (waiting != null) {
       waiting.forEach(Runnable::run);
@@ -190,13 +222,14 @@ public final class JournalWriter implements ActionLog, AutoCloseable {
   @Override
   public void finished(ActionId id, OutcomeCode code, String reason, OptionalInt lastStatus, Duration waited, Optional<String> operationId) {
     post(() -> {
-      ActionState to = switch (code) {
+      ActionState to0 = switch (code) {
         case SUCCEEDED -> ActionState.SUCCEEDED;
         case CANCELLED -> ActionState.CANCELLED;
         case RECONCILIATION_REQUIRED -> ActionState.RECONCILIATION_REQUIRED;
         case ESCALATED -> ActionState.ESCALATED;
         default -> ActionState.FAILED;
       };
+      ActionState to = to0;
       ActionChanges c = ActionChanges.none().waited(waited).reason(reason.length() > 2000 ? reason.substring(0, 2000) + "…" : reason);
       if (to == ActionState.FAILED) {
         c = c.outcome(code);
@@ -207,8 +240,48 @@ public final class JournalWriter implements ActionLog, AutoCloseable {
       if (operationId.isPresent()) {
         c = c.providerOperationId(operationId.get());
       }
-      move(id, to, c, code);
+      Escalations esc = escalations;
+      Optional<dev.sluice.core.escalation.Trigger> trigger = Optional.empty();
+      if (esc != null && to == ActionState.FAILED) {
+        trigger = esc.triggerFor(id, code);
+      }
+      if (trigger.isPresent()) {
+        // Stopped for a person, not failed: the escalated state keeps the operator's options open.
+        c = ActionChanges.none().waited(waited).reason(c.reason().orElse(reason));
+        if (lastStatus.isPresent()) {
+          c = c.lastStatus(lastStatus.getAsInt());
+        }
+        if (operationId.isPresent()) {
+          c = c.providerOperationId(operationId.get());
+        }
+        to = ActionState.ESCALATED;
+      }
+      ActionState target = to;
+      ActionChanges changes = c;
+      Optional<dev.sluice.core.escalation.Trigger> raised = trigger;
+      Runnable work = () -> {
+        move(id, target, changes, code);
+        if (esc != null) {
+          escalateAfterMove(esc, id, raised, changes.reason().orElse(reason));
+        }
+      };
+      if (openAttempts.containsKey(id)) {
+        afterAttempt.computeIfAbsent(id, k -> new ArrayList<>()).add(work);
+      } else {
+        work.run();
+      }
     });
+  }
+
+  /** After an end was journaled: raise the escalation the state calls for (writer thread). */
+  private void escalateAfterMove(Escalations esc, ActionId id, Optional<dev.sluice.core.escalation.Trigger> trigger, String reason) {
+    ActionState now = state(id);
+    if (now == ActionState.RECONCILIATION_REQUIRED && esc.escalatesUncertainWrites()) {
+      step(id, now, ActionState.ESCALATED, ActionChanges.none().reason(reason));
+      esc.raise(id, dev.sluice.core.escalation.Trigger.UNCERTAIN_WRITE, reason);
+    } else if (now == ActionState.ESCALATED && trigger.isPresent()) {
+      esc.raise(id, trigger.get(), reason);
+    }
   }
 
   // ---------------------------------------------------------------- the state machine walk (writer thread)

@@ -26,8 +26,12 @@ import java.util.Set;
  *       look-up failed its budget</td></tr>
  *   <tr><td>reconciliation_required</td><td>escalated, reconciling</td><td>a person is asked; a
  *       look-up became possible</td></tr>
+ *   <tr><td>queued, delayed, in_flight</td><td>escalated</td><td>stopped for a person: deadline or
+ *       time budget, the scope's budget or the provider's quota exhausted, a circuit on a write</td></tr>
  *   <tr><td>escalated</td><td>reconciling, queued, succeeded, failed, cancelled</td><td>the
  *       operator's decision</td></tr>
+ *   <tr><td>awaiting_approval</td><td>queued, cancelled</td><td>per-call approval: an operator
+ *       approved or rejected it; nothing was sent before</td></tr>
  *   <tr><td>succeeded, failed, cancelled</td><td>nothing</td><td>terminal</td></tr>
  * </table>
  *
@@ -59,7 +63,13 @@ public enum ActionState {
   /** A person has been handed the decision (the escalation dossier exists). */
   ESCALATED,
   /** The task was cancelled, or an operator cancelled the action. */
-  CANCELLED;
+  CANCELLED,
+  /**
+   * Per-call approval ({@code approval: per_call}): recorded before any send and held until an
+   * operator approves (→ queued) or rejects (→ cancelled) it. Not {@link #open()}: a restart
+   * leaves it waiting, it does not queue it.
+   */
+  AWAITING_APPROVAL;
 
   private static final Set<ActionState> OPEN = EnumSet.of(QUEUED, DELAYED, IN_FLIGHT, OUTCOME_UNKNOWN, RECONCILING);
   private static final Set<ActionState> TERMINAL = EnumSet.of(SUCCEEDED, FAILED, CANCELLED);
@@ -70,15 +80,17 @@ public enum ActionState {
    */
   public Set<ActionState> successors() {
     return switch (this) {
-      case QUEUED -> EnumSet.of(QUEUED, DELAYED, IN_FLIGHT, FAILED, CANCELLED);
-      case DELAYED -> EnumSet.of(DELAYED, QUEUED, IN_FLIGHT, FAILED, CANCELLED);
-      case IN_FLIGHT -> EnumSet.of(IN_FLIGHT, QUEUED, DELAYED, OUTCOME_UNKNOWN, SUCCEEDED, FAILED, CANCELLED);
+      case QUEUED -> EnumSet.of(QUEUED, DELAYED, IN_FLIGHT, FAILED, CANCELLED, ESCALATED);
+      case DELAYED -> EnumSet.of(DELAYED, QUEUED, IN_FLIGHT, FAILED, CANCELLED, ESCALATED);
+      case IN_FLIGHT -> EnumSet.of(IN_FLIGHT, QUEUED, DELAYED, OUTCOME_UNKNOWN, SUCCEEDED, FAILED, CANCELLED, ESCALATED);
       // No way back to the queue from here except through a look-up (or a person's decision).
       case OUTCOME_UNKNOWN -> EnumSet.of(OUTCOME_UNKNOWN, RECONCILING, RECONCILIATION_REQUIRED);
       case RECONCILING -> EnumSet.of(RECONCILING, SUCCEEDED, FAILED, QUEUED, DELAYED, RECONCILIATION_REQUIRED);
       case RECONCILIATION_REQUIRED -> EnumSet.of(RECONCILIATION_REQUIRED, ESCALATED, RECONCILING);
       // The operator's decisions: query again, retry with the same key, cancel, or record the result.
       case ESCALATED -> EnumSet.of(ESCALATED, RECONCILING, QUEUED, CANCELLED, SUCCEEDED, FAILED);
+      // Per-call approval: the operator's yes (queued, then sent) or no.
+      case AWAITING_APPROVAL -> EnumSet.of(AWAITING_APPROVAL, QUEUED, CANCELLED);
       case SUCCEEDED, FAILED, CANCELLED -> EnumSet.noneOf(ActionState.class);
     };
   }

@@ -118,6 +118,37 @@ public interface Journal extends AutoCloseable {
   /** Every stored scope record, ordered by provider then scope. */
   List<ScopeRecord> scopes();
 
+  // ---------------------------------------------------------------- escalations (issue 7)
+
+  /**
+   * Records an escalation, durably (power-loss safe), and returns it with its id. When the action
+   * already has an open escalation, that one is returned and nothing is recorded.
+   *
+   * @throws java.util.NoSuchElementException when there is no such action
+   */
+  EscalationRecord recordEscalation(NewEscalation escalation);
+
+  /** The escalation, if the journal has it. */
+  Optional<EscalationRecord> escalation(dev.sluice.core.escalation.EscalationId id);
+
+  /** Every escalation, oldest first. */
+  List<EscalationRecord> escalations();
+
+  /**
+   * Records the decision on an open escalation (compare-and-set: of two operators deciding at
+   * once, exactly one wins), durably.
+   *
+   * @throws IllegalStateException when the escalation is already decided
+   * @throws java.util.NoSuchElementException when there is no such escalation
+   */
+  EscalationRecord decide(dev.sluice.core.escalation.EscalationId id, dev.sluice.core.escalation.Decision decision);
+
+  /** Keeps the task's stated goal (the first one given wins; at most 500 characters). */
+  void recordTaskGoal(String taskId, String goal);
+
+  /** The task's stated goal, if one was given. */
+  Optional<String> taskGoal(String taskId);
+
   /** Releases the database. Further calls throw {@link IllegalStateException}. */
   @Override
   void close();

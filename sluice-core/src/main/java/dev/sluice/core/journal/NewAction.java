@@ -37,7 +37,8 @@ import java.util.Optional;
  * @param payload the body bytes (possibly empty)
  * @param idempotencyKey the key sent unchanged on every attempt, when the provider honours one
  * @param externalReference the client reference written into the body, when the route has one
- * @param state {@link ActionState#QUEUED} (default) or {@link ActionState#DELAYED}
+ * @param state {@link ActionState#QUEUED} (default), {@link ActionState#DELAYED}, or {@link
+ *     ActionState#AWAITING_APPROVAL} (per-call approval: held until an operator decides)
  * @param createdAt when the agent asked
  * @param dueAt the earliest time the first attempt may leave; default {@code createdAt}
  * @param deadline the task's deadline, when it has one
@@ -87,8 +88,8 @@ public record NewAction(
     if (!target.startsWith("/") || target.startsWith("//")) {
       throw new IllegalArgumentException("the target must be origin-form (a path starting with a single '/', then an optional query)");
     }
-    if (state != ActionState.QUEUED && state != ActionState.DELAYED) {
-      throw new IllegalArgumentException("a new action starts queued or delayed, not " + state.code());
+    if (state != ActionState.QUEUED && state != ActionState.DELAYED && state != ActionState.AWAITING_APPROVAL) {
+      throw new IllegalArgumentException("a new action starts queued, delayed or awaiting_approval, not " + state.code());
     }
     if (dueAt.isBefore(createdAt)) {
       throw new IllegalArgumentException("an action cannot be due (" + dueAt + ") before it was created (" + createdAt + ")");
@@ -220,6 +221,12 @@ public record NewAction(
     public Builder dueAt(Instant value) {
       this.dueAt = value;
       this.state = ActionState.QUEUED;
+      return this;
+    }
+
+    /** Records the action held for an operator's approval (per-call approval): nothing is sent before. */
+    public Builder awaitingApproval() {
+      this.state = ActionState.AWAITING_APPROVAL;
       return this;
     }
 

@@ -40,6 +40,7 @@ import java.util.Set;
  *     always does); default absent
  * @param operators the {@code operators} list (per-operator tokens and permissions); the legacy
  *     {@code operator} block is not in it, see {@link #allOperators()}; default none
+ * @param escalation the {@code escalation} block: triggers, rate-limit threshold, webhook
  */
 public record Policy(
     ListenAddress listen,
@@ -53,7 +54,8 @@ public record Policy(
     Backoff backoff,
     GatewaySettings gateway,
     Optional<AuditPolicy> audit,
-    List<Operator> operators) {
+    List<Operator> operators,
+    EscalationSettings escalation) {
 
   /** The default {@code data_dir}. */
   public static final Path DEFAULT_DATA_DIR = Path.of("./sluice-data");
@@ -70,7 +72,16 @@ public record Policy(
     this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway, Optional.empty(), List.of());
   }
 
+  /** A policy with the default {@link EscalationSettings}. */
+  public Policy(ListenAddress listen, Path dataDir, Optional<String> store, Map<String, RequestClass> requestClasses, SharedScope sharedScope,
+      Map<String, Provider> providers, List<Agent> agents, RetryAfterPolicy retryAfter, Backoff backoff, GatewaySettings gateway,
+      Optional<AuditPolicy> audit, List<Operator> operators) {
+    this(listen, dataDir, store, requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway, audit, operators,
+        EscalationSettings.DEFAULTS);
+  }
+
   public Policy {
+    java.util.Objects.requireNonNull(escalation, "escalation");
     Objects.requireNonNull(listen, "listen");
     Objects.requireNonNull(gateway, "gateway");
     Objects.requireNonNull(dataDir, "dataDir");
@@ -183,6 +194,7 @@ public record Policy(
 
   /** Builds a {@link Policy}; see the record components for the defaults. */
   public static final class Builder {
+    private EscalationSettings escalation = EscalationSettings.DEFAULTS;
     private ListenAddress listen = ListenAddress.DEFAULT;
     private Path dataDir = DEFAULT_DATA_DIR;
     private String store;
@@ -265,9 +277,15 @@ public record Policy(
       return this;
     }
 
+    /** The {@code escalation} block; default {@link EscalationSettings#DEFAULTS}. */
+    public Builder escalation(EscalationSettings value) {
+      this.escalation = Objects.requireNonNull(value, "escalation");
+      return this;
+    }
+
     public Policy build() {
       return new Policy(listen, dataDir, Optional.ofNullable(store), requestClasses, sharedScope, providers, agents, retryAfter, backoff, gateway,
-          Optional.ofNullable(audit), operators);
+          Optional.ofNullable(audit), operators, escalation);
     }
   }
 }

@@ -43,8 +43,22 @@ class ActionStateTest {
   void everyStateIsReachableFromANewAction() {
     Set<ActionState> fromNew = reachable(ActionState.QUEUED, EnumSet.noneOf(ActionState.class));
     fromNew.addAll(reachable(ActionState.DELAYED, EnumSet.noneOf(ActionState.class)));
+    fromNew.addAll(reachable(ActionState.AWAITING_APPROVAL, EnumSet.noneOf(ActionState.class))); // per-call approval starts there
 
     assertThat(fromNew).containsExactlyInAnyOrder(ActionState.values());
+  }
+
+  @Test
+  void anActionAwaitingApprovalIsNeverSentWithoutGoingThroughTheQueueAndIsNotResumedByARestart() {
+    assertThat(ActionState.AWAITING_APPROVAL.successors()).containsExactlyInAnyOrder(ActionState.AWAITING_APPROVAL, ActionState.QUEUED,
+        ActionState.CANCELLED);
+    assertThat(ActionState.AWAITING_APPROVAL.open()).isFalse();
+    assertThat(ActionState.AWAITING_APPROVAL.terminal()).isFalse();
+    for (ActionState s : ActionState.values()) {
+      if (s != ActionState.AWAITING_APPROVAL) {
+        assertThat(s.canBecome(ActionState.AWAITING_APPROVAL)).as("%s", s).isFalse();
+      }
+    }
   }
 
   @Test

@@ -82,7 +82,7 @@ class PolicyProblemsTest {
       assertThat(p.path()).isEqualTo("colour");
       assertThat(p.line()).isEqualTo(1);
       assertThat(p.message()).isEqualTo("unknown key 'colour'; expected one of: listen, data_dir, store, request_classes, "
-          + "shared_scope, providers, agents, retry_after, backoff, operator, gateway, audit, operators");
+          + "shared_scope, providers, agents, retry_after, backoff, operator, gateway, audit, operators, escalation");
     }
 
     @Test

@@ -32,6 +32,14 @@ final class ActionDocuments {
       return m;
     }
     Optional<ActionRecord> r = sluice == null ? Optional.empty() : e.journalId().flatMap(sluice::action);
+    if (r.isPresent() && r.get().state() == ActionState.AWAITING_APPROVAL) {
+      m.put("state", "awaiting_approval");
+      m.put("journal_state", r.get().state().code());
+      m.put("due_at", null);
+      m.put("attempts", 0);
+      openEscalation(sluice, e.id()).ifPresent(x -> m.put("escalation", x));
+      return m;
+    }
     if (r.isPresent() && r.get().state().open()) {
       ActionState s = r.get().state();
       m.put("state", stateOf(s));
@@ -54,7 +62,7 @@ final class ActionDocuments {
         r.scope().provider(), r.method(), targetPath(r.target()));
     m.put("accepted_at", Problem.rfc3339(r.createdAt()));
     m.put("journaled", true);
-    m.put("state", r.state().open() ? stateOf(r.state()) : "done");
+    m.put("state", r.state() == ActionState.AWAITING_APPROVAL ? "awaiting_approval" : r.state().open() ? stateOf(r.state()) : "done");
     m.put("journal_state", r.state().code());
     m.put("outcome", r.outcome().map(c -> c.code()).orElse(null));
     m.put("reason", r.reason().orElse(null));
@@ -66,6 +74,12 @@ final class ActionDocuments {
     m.put("updated_at", Problem.rfc3339(r.updatedAt()));
     m.put("response_body_kept", false);
     return m;
+  }
+
+  /** The open escalation of an action (per-call approval), by the action's journal id. */
+  static Optional<String> openEscalation(Sluice sluice, String actionId) {
+    return sluice.escalations().stream().filter(x -> x.open() && x.dossier().actionId().equals(actionId)).findFirst()
+        .map(x -> x.id().toString());
   }
 
   private static String stateOf(ActionState s) {

@@ -348,8 +348,9 @@ public final class GatewayHandler extends Handler.Abstract {
       b.idempotencyKey(key);
     }
     b.headers(forwardedHeaders(request));
-    Call call = b.build();
     Optional<String> goal = Optional.ofNullable(request.getHeaders().get("Sluice-Task-Goal")).map(String::trim).filter(s -> !s.isEmpty());
+    goal.ifPresent(b::goal);
+    Call call = b.build();
     Sluice s = sluice;
     Submission sub = s.start(call);
     String id = sub.actionId().map(ActionId::value).orElseGet(ActionRegistry::newMemoryId);
@@ -357,12 +358,22 @@ public final class GatewayHandler extends Handler.Abstract {
     ActionRegistry.Entry entry = actions.add(new ActionRegistry.Entry(id, sub.actionId(), agent.id(), providerId, task, goal, call.method(), path,
         clock.instant(), outcome));
     boolean write = !Set.of("GET", "HEAD", "OPTIONS", "TRACE").contains(call.method());
+    // Per-call approval: the action is held in the journal until an operator decides; its journal
+    // id names it (after a restart too), so the agent gets 202 and the Location at once.
+    boolean awaitingApproval = sub.actionId().flatMap(s::action)
+        .map(a -> a.state() == dev.sluice.core.journal.ActionState.AWAITING_APPROVAL).orElse(false);
     outcome.thenAccept(o -> {
       metrics.outcome(providerId, o, s, sub.actionId(), write);
       LOG.info("agent {} {} /{}{} -> {} after {} attempt(s), action {}", agent.id(), call.method(), providerId, path, o.outcome().code(),
           o.attempts(), id);
     });
     Exchange x = new Exchange(response, callback, entry);
+    if (awaitingApproval) {
+      if (x.claim()) {
+        accepted(x);
+      }
+      return;
+    }
     Prefer prefer = Prefer.parse(request.getHeaders().getValuesList("Prefer"));
     if (prefer.respondAsync() && !outcome.isDone()) {
       if (x.claim()) {
@@ -560,11 +571,14 @@ public final class GatewayHandler extends Handler.Abstract {
       who.ifPresent(a -> m.put("agent", a));
       m.put("actions", list);
       Http.writeJson(response, list.isEmpty() ? 404 : 200, m, callback);
+    } else if (seg.length >= 2 && seg[1].equals("escalations")) {
+      new EscalationEndpoints(s).handle(request, response, callback, seg);
     } else if (taskCall) {
       cancel(request, response, callback, s, seg[2], agent);
     } else {
       refuse(response, callback, 404, "unknown_endpoint", "Unknown admin endpoint",
-          "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}, GET /v1/audit", "use one of the known endpoints");
+          "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}, GET /v1/audit, GET /v1/escalations, "
+              + "GET /v1/escalations/{id}, POST /v1/escalations/{id}/decision, POST /v1/escalations/{id}/body", "use one of the known endpoints");
     }
   }
 
@@ -624,7 +638,11 @@ public final class GatewayHandler extends Handler.Abstract {
       return;
     }
     response.getHeaders().put("Sluice-Action-Id", id);
-    Http.writeJson(response, 200, ActionDocuments.journaled(record.get(), s.attempts(jid.get()).size(), owner), callback);
+    Map<String, Object> doc = ActionDocuments.journaled(record.get(), s.attempts(jid.get()).size(), owner);
+    if (record.get().state() == dev.sluice.core.journal.ActionState.AWAITING_APPROVAL) {
+      ActionDocuments.openEscalation(s, jid.get().value()).ifPresent(x -> doc.put("escalation", x));
+    }
+    Http.writeJson(response, 200, doc, callback);
   }
 
   private void unknownAction(Response response, Callback callback) {

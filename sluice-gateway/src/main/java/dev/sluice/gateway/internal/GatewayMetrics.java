@@ -125,9 +125,9 @@ public final class GatewayMetrics {
   }
 
   /**
-   * Counts one escalation (a person was handed an uncertain write): {@code sluice_escalations_total}
-   * by provider. The hook for the escalation endpoints; the outcome {@code escalated} is also
-   * counted under {@code sluice_outcomes_total}.
+   * Counts one escalation (a person was handed a decision: an uncertain write, an approval, an
+   * exhausted budget or quota…): {@code sluice_escalations_total} by provider, fed by {@link
+   * Sluice#onEscalation} once {@link #watch} runs.
    */
   public void escalated(String provider) {
     Counter.builder("sluice.escalations").description("uncertain writes handed to a person").tag("provider", provider)
@@ -141,6 +141,7 @@ public final class GatewayMetrics {
 
   /** Registers queue depth, delayed count and in-flight gauges per provider scope. */
   public void watch(Sluice sluice, Clock clock) {
+    sluice.onEscalation(e -> escalated(e.dossier().provider()));
     for (Provider p : policy.providers().values()) {
       String id = p.id();
       Gauge.builder("sluice.queue.depth", () -> sluice.queue(id).size()).tag("provider", id).tag("scope", p.scope()).register(registry);

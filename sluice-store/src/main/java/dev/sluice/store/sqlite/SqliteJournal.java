@@ -14,6 +14,10 @@ import dev.sluice.core.journal.IllegalTransitionException;
 import dev.sluice.core.journal.Journal;
 import dev.sluice.core.journal.JournalException;
 import dev.sluice.core.journal.NewAction;
+import dev.sluice.core.journal.NewEscalation;
+import dev.sluice.core.journal.EscalationRecord;
+import dev.sluice.core.escalation.Decision;
+import dev.sluice.core.escalation.EscalationId;
 import dev.sluice.core.journal.TaskCancellation;
 import dev.sluice.core.journal.TransitionResult;
 import dev.sluice.core.journal.internal.Methods;
@@ -25,6 +29,7 @@ import dev.sluice.store.sqlite.internal.AttemptTable;
 import dev.sluice.store.sqlite.internal.Columns;
 import dev.sluice.store.sqlite.internal.Database;
 import dev.sluice.store.sqlite.internal.Durability;
+import dev.sluice.store.sqlite.internal.EscalationTable;
 import dev.sluice.store.sqlite.internal.Migrations;
 import dev.sluice.store.sqlite.internal.ScopeTable;
 import dev.sluice.store.sqlite.internal.TaskTable;
@@ -322,6 +327,60 @@ public final class SqliteJournal implements Journal {
   @Override
   public List<ScopeRecord> scopes() {
     return db.read("listing scopes", ScopeTable::all);
+  }
+
+  @Override
+  public EscalationRecord recordEscalation(NewEscalation e) {
+    Objects.requireNonNull(e, "escalation");
+    NewEscalation at = new NewEscalation(e.actionId(), e.trigger(), e.detail(), e.options(), Columns.truncate(e.createdAt()));
+    return db.write("recording an escalation of action " + e.actionId(), Durability.POWER_LOSS, c -> {
+      ActionTable.find(c, e.actionId()).orElseThrow(() -> missing(e.actionId()));
+      Optional<EscalationRecord> open = EscalationTable.openOf(c, e.actionId());
+      return open.isPresent() ? open.get() : EscalationTable.insert(c, at);
+    });
+  }
+
+  @Override
+  public Optional<EscalationRecord> escalation(EscalationId id) {
+    Objects.requireNonNull(id, "id");
+    return db.read("reading escalation " + id, c -> EscalationTable.find(c, id));
+  }
+
+  @Override
+  public List<EscalationRecord> escalations() {
+    return db.read("listing escalations", EscalationTable::all);
+  }
+
+  @Override
+  public EscalationRecord decide(EscalationId id, Decision decision) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(decision, "decision");
+    Decision d = new Decision(decision.option(), decision.by(), decision.reason(), decision.confirmation(), Columns.truncate(decision.at()));
+    return db.write("recording the decision on escalation " + id, Durability.POWER_LOSS, c -> {
+      EscalationRecord current = EscalationTable.find(c, id).orElseThrow(() -> new NoSuchElementException("the journal has no escalation " + id));
+      if (!EscalationTable.decide(c, id, d)) {
+        throw new IllegalStateException("escalation " + id + " is already decided (" + current.decision().map(x -> x.option().code()).orElse("?")
+            + " by " + current.decision().map(Decision::by).orElse("?") + ")");
+      }
+      return EscalationTable.find(c, id).orElseThrow();
+    });
+  }
+
+  @Override
+  public void recordTaskGoal(String taskId, String goal) {
+    Objects.requireNonNull(taskId, "taskId");
+    Objects.requireNonNull(goal, "goal");
+    String kept = goal.length() > 500 ? goal.substring(0, 500) + "…" : goal;
+    db.write("recording the goal of task " + taskId, Durability.PROCESS_CRASH, c -> {
+      EscalationTable.insertGoal(c, taskId, kept);
+      return null;
+    });
+  }
+
+  @Override
+  public Optional<String> taskGoal(String taskId) {
+    Objects.requireNonNull(taskId, "taskId");
+    return db.read("reading the goal of task " + taskId, c -> EscalationTable.goal(c, taskId));
   }
 
   @Override

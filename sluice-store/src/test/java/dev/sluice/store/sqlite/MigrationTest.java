@@ -50,9 +50,9 @@ class MigrationTest {
 
     assertThat(nested.resolve("sluice.db")).exists();
     dataDir = nested;
-    assertThat(query("SELECT version FROM " + Migrations.HISTORY_TABLE + " WHERE success = 1 ORDER BY installed_rank")).containsExactly("1");
+    assertThat(query("SELECT version FROM " + Migrations.HISTORY_TABLE + " WHERE success = 1 ORDER BY installed_rank")).containsExactly("1", "2");
     assertThat(query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"))
-        .containsExactly("actions", "attempts", "cancelled_tasks", "schema_history", "scopes");
+        .containsExactly("actions", "attempts", "cancelled_tasks", "escalations", "schema_history", "scopes", "task_goals");
   }
 
   @Test
@@ -68,14 +68,14 @@ class MigrationTest {
     }
 
     assertThat(applied).isZero();
-    assertThat(query("SELECT count(*) FROM " + Migrations.HISTORY_TABLE)).containsExactly("1");
+    assertThat(query("SELECT count(*) FROM " + Migrations.HISTORY_TABLE)).containsExactly("2");
   }
 
   @Test
   void aDatabaseFromANewerSluiceIsRefusedWithAClearMessage() throws Exception {
     SqliteJournal.open(dataDir).close();
     Path future = Files.createDirectories(dataDir.resolve("future-migrations"));
-    Files.writeString(future.resolve("V2__from_a_newer_sluice.sql"), "ALTER TABLE actions ADD COLUMN tenant TEXT;");
+    Files.writeString(future.resolve("V3__from_a_newer_sluice.sql"), "ALTER TABLE actions ADD COLUMN tenant TEXT;");
     Flyway.configure()
         .dataSource(Database.dataSource(db(), Duration.ofSeconds(5)))
         .locations(Migrations.LOCATION, "filesystem:" + future)
@@ -86,8 +86,8 @@ class MigrationTest {
     assertThatThrownBy(() -> SqliteJournal.open(dataDir))
         .isInstanceOf(JournalException.class)
         .hasMessageContaining(db().toString())
-        .hasMessageContaining("schema version 2, written by a newer Sluice")
-        .hasMessageContaining("knows versions up to 1");
+        .hasMessageContaining("schema version 3, written by a newer Sluice")
+        .hasMessageContaining("knows versions up to 2");
   }
 
   @Test

@@ -49,7 +49,7 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class PolicyReader {
   static final List<String> TOP_KEYS = List.of(
       "listen", "data_dir", "store", "request_classes", "shared_scope", "providers", "agents", "retry_after", "backoff",
-      "operator", "gateway", "audit", "operators");
+      "operator", "gateway", "audit", "operators", "escalation");
   static final List<String> OPERATOR_KEYS = List.of("token_env", "token_file");
   static final List<String> GATEWAY_KEYS = List.of("max_request_body_bytes", "max_response_body_bytes", "max_request_headers", "max_header_bytes");
   static final List<String> CLASS_KEYS = List.of("max_attempts", "max_wait_seconds", "retry_statuses");
@@ -146,6 +146,8 @@ public final class PolicyReader {
     Optional<AuditPolicy> audit = !m.has("audit") ? Optional.empty()
         : m.optional("audit").map(x -> new AuditBlockReader(problems).audit(x)).orElse(Optional.of(AuditPolicy.DEFAULTS));
     List<Operator> operators = m.optional("operators").map(x -> new OperatorReader(problems).operators(x, m.has("operator"))).orElse(List.of());
+    dev.sluice.core.policy.EscalationSettings escalation = m.optional("escalation").flatMap(x -> EscalationReader.read(x, problems))
+        .orElse(dev.sluice.core.policy.EscalationSettings.DEFAULTS);
 
     for (YamlValue ref : classRefs) {
       String name = ((org.yaml.snakeyaml.nodes.ScalarNode) ref.node()).getValue();
@@ -158,7 +160,7 @@ public final class PolicyReader {
       return Optional.empty();
     }
     return Fields.build(root, () -> new Policy(listen, dataDir, store, classes, defaultScope, providers, agents, retryAfter, backoff, gatewaySettings,
-        audit, operators));
+        audit, operators, escalation));
   }
 
   // ---------------------------------------------------------------- gateway

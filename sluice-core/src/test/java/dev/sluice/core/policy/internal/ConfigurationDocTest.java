@@ -21,7 +21,7 @@ class ConfigurationDocTest {
             PolicyReader.RATE_KEYS, PolicyReader.QUOTA_KEYS, PolicyReader.ROUTE_KEYS, PolicyReader.LOOKUP_KEYS,
             PolicyReader.OPERATION_ID_KEYS, PolicyReader.AGENT_KEYS, PolicyReader.OPERATOR_KEYS,
             PolicyReader.GATEWAY_KEYS, AuditBlockReader.AUDIT_KEYS, AuditBlockReader.ROTATE_KEYS, AuditBlockReader.RETENTION_KEYS,
-            OperatorReader.OPERATOR_ITEM_KEYS)
+            OperatorReader.OPERATOR_ITEM_KEYS, EscalationReader.KEYS, EscalationReader.WEBHOOK_KEYS)
         .flatMap(List::stream).distinct().toList();
 
     assertThat(keys).allSatisfy(k -> assertThat(doc).as("key %s", k).contains("| `" + k + "` |"));
