@@ -3,6 +3,7 @@ package dev.sluice.core.engine.internal;
 import dev.sluice.core.engine.Priority;
 import dev.sluice.core.engine.RateSettings;
 import dev.sluice.core.scope.LearnedQuota;
+import dev.sluice.core.scope.ScopeUpdate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -17,6 +18,14 @@ import java.util.OptionalInt;
  * back; and, with a quota learned from headers, an estimate of the provider's remaining count
  * (observed remainder minus what Sluice sent since) holds sends until the reset once it reaches 0.
  * The configured rate wins over a learned one.
+ *
+ * <p>A remainder of 0 whose reset is at most {@link #HEADER_RESOLUTION} away says less than it
+ * seems when a rate is known: headers give the reset in whole seconds, and a token bucket's reset
+ * is the instant it is <em>full</em> again, while its next unit comes one interval ({@code per /
+ * requests}) later. Then the hold lasts until the next unit: one interval after the response for
+ * each unit owed (1 plus the requests still in flight), never past the reset. Measured against the
+ * fake provider (R = 50/s, burst 10, {@code r=0;t=1}), holding until the reset capped the scope at
+ * about 10 requests a second (bench/run quota).
  */
 public final class Pacer {
   private record Rate(int requests, Duration per, int backgroundLimit, int burst) {
@@ -24,6 +33,9 @@ public final class Pacer {
       return per.dividedBy(requests);
     }
   }
+
+  /** A reset this close is at the resolution of whole-second headers: see the class comment. */
+  public static final Duration HEADER_RESOLUTION = ScopeUpdate.SHORT_RESET;
 
   /** How many sends are remembered while no rate is known. */
   static final int UNKNOWN_RATE_LOG = 256;
@@ -93,8 +105,16 @@ public final class Pacer {
     if (learned.isEmpty() || learned.get().remaining().isEmpty() || learned.get().resetAt().isEmpty()) {
       return;
     }
-    estimate = learned.get().remaining().getAsLong() - othersInFlight;
-    estimateReset = learned.get().resetAt().get();
+    LearnedQuota q = learned.get();
+    estimate = q.remaining().getAsLong() - othersInFlight;
+    estimateReset = q.resetAt().get();
+    Optional<Rate> rate = rate(learned);
+    if (estimate <= 0 && rate.isPresent() && !estimateReset.isAfter(q.observedAt().plus(HEADER_RESOLUTION))) {
+      Instant nextUnit = q.observedAt().plus(rate.get().interval().multipliedBy(1 - estimate));
+      if (nextUnit.isBefore(estimateReset)) {
+        estimateReset = nextUnit;
+      }
+    }
   }
 
   /** The rate in force, for operators. */
