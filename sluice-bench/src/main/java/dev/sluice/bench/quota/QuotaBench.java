@@ -21,7 +21,7 @@ import java.util.Map;
  * one account scope and answers 429 with {@code Retry-After} and IETF rate-limit headers.
  *
  * <p>Three parts, in this order: the headline reads (K workers, N actions), the headline writes
- * (through idempotency keys, N/4 actions by default so the default run stays under 10 minutes on 2
+ * (through idempotency keys, N/5 actions by default so the default run stays under 10 minutes on 2
  * cores), and the K sweep on reads at a smaller N. The provider is reset before every strategy's
  * run. Output: the tables on stdout, {@code bench/results/quota.json}, and the sweep chart {@code
  * docs/img/quota-sweep.png}.
@@ -29,16 +29,20 @@ import java.util.Map;
 public final class QuotaBench {
   private QuotaBench() {}
 
-  /** The strategies, in table order; the gateway one is a placeholder that reports itself. */
-  static List<Strategy> strategies() {
-    return List.of(new NaiveStrategy(), new SdkDefaultStrategy(), new Resilience4jStrategy(), new FailsafeStrategy(),
+  /** The strategies, in table order; {@code --diagnostic} adds Sluice with its rate but without reading headers. */
+  static List<Strategy> strategies(boolean diagnostic) {
+    List<Strategy> all = new ArrayList<>(List.of(new NaiveStrategy(), new SdkDefaultStrategy(), new Resilience4jStrategy(), new FailsafeStrategy(),
         new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE), new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.HEADERS),
-        new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE_NO_HEADERS), new SluiceGatewayStrategy());
+        new SluiceGatewayStrategy()));
+    if (diagnostic) {
+      all.add(6, new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE_NO_HEADERS));
+    }
+    return List.copyOf(all);
   }
 
   /** Parameters of a run, from the command line. */
   record Params(int rate, int burst, int k, int n, int writeN, int[] sweep, int sweepN, boolean reads, boolean writes, boolean quick,
-      Path out, Path chart) {
+      boolean diagnostic, Path out, Path chart) {
 
     static Params parse(String[] args) {
       boolean quick = Arrays.asList(args).contains("--quick");
@@ -48,7 +52,8 @@ public final class QuotaBench {
       int n = quick ? 100 : 2000;
       Integer writeN = null;
       int[] sweep = quick ? new int[] {1, 20} : new int[] {1, 5, 20, 100};
-      int sweepN = quick ? 50 : 300;
+      int sweepN = quick ? 50 : 200;
+      boolean diagnostic = false;
       boolean onlyReads = false;
       boolean onlyWrites = false;
       Path out = Path.of("bench", "results", "quota.json");
@@ -58,6 +63,7 @@ public final class QuotaBench {
         switch (a) {
           case "--quick" -> { }
           case "--reads" -> onlyReads = true;
+          case "--diagnostic" -> diagnostic = true;
           case "--writes" -> onlyWrites = true;
           case "--r" -> rate = positive(a, args, ++i);
           case "--b" -> burst = positive(a, args, ++i);
@@ -79,8 +85,8 @@ public final class QuotaBench {
       }
       boolean reads = !onlyWrites || onlyReads;
       boolean writes = !onlyReads || onlyWrites;
-      return new Params(rate, burst, k, n, writeN != null ? writeN : Math.max(1, quick ? n / 2 : n / 4), sweep, sweepN, reads, writes,
-          quick, out, chart);
+      return new Params(rate, burst, k, n, writeN != null ? writeN : Math.max(1, quick ? n / 2 : n / 5), sweep, sweepN, reads, writes,
+          quick, diagnostic, out, chart);
     }
 
     private static String value(String opt, String[] args, int i) {
@@ -119,7 +125,8 @@ public final class QuotaBench {
     // Every attempt must be the strategy's own: no silent reconnect-and-resend inside the JDK client.
     System.setProperty("jdk.httpclient.disableRetryConnect", "true");
     System.setProperty("java.awt.headless", "true");
-    List<Strategy> strategies = strategies();
+    List<Strategy> strategies = strategies(p.diagnostic);
+    long started = System.nanoTime();
     System.out.printf(Locale.ROOT, "quota: R=%d/s burst %d, K=%d, N=%d reads, %d writes; sweep K=%s at N=%d; %d cores, Java %s%n", p.rate,
         p.burst, p.k, p.n, p.writeN, Arrays.toString(p.sweep), p.sweepN, Runtime.getRuntime().availableProcessors(), Runtime.version());
     for (Strategy s : strategies) {
@@ -151,6 +158,7 @@ public final class QuotaBench {
           p.rate, p.burst, Instant.now().toString().substring(0, 10)), p.chart);
       System.out.println("wrote " + p.chart);
     }
+    System.out.printf(Locale.ROOT, "quota: done in %.0f s%n", (System.nanoTime() - started) / 1e9);
   }
 
   /** Runs every strategy briefly so the first measured one does not pay for class loading and JIT. */
