@@ -38,6 +38,7 @@ public final class BenchMain {
     switch (args[0]) {
       case "journal" -> JournalBench.run(rest);
       case "quota" -> dev.sluice.bench.quota.QuotaBench.run(rest);
+      case "engine" -> dev.sluice.bench.engine.EngineBench.run(rest);
       default -> {
         System.err.println("bench/run: unknown benchmark '" + args[0] + "'; try bench/run --help");
         System.exit(2);
