@@ -39,6 +39,7 @@ public final class BenchMain {
       case "journal" -> JournalBench.run(rest);
       case "quota" -> dev.sluice.bench.quota.QuotaBench.run(rest);
       case "engine" -> dev.sluice.bench.engine.EngineBench.run(rest);
+      case "gateway" -> dev.sluice.bench.gateway.GatewayBench.run(rest);
       default -> {
         System.err.println("bench/run: unknown benchmark '" + args[0] + "'; try bench/run --help");
         System.exit(2);
