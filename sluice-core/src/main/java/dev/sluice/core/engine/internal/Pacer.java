@@ -26,7 +26,8 @@ import java.util.OptionalInt;
  * held {@code r} units when the response arrived (minus the requests still in flight, which may
  * take them), it gains one unit per interval since, and each send takes one; a send waits until the
  * model has a unit for it. The model errs towards waiting (the response arrives after the
- * provider's decision; a fractional unit is ignored) and the next observation replaces it.
+ * provider's decision; a fractional unit is ignored); a later observation replaces it only when it
+ * says the provider holds fewer units than the model expects.
  * Measured against the fake provider (R = 50/s, burst 10, {@code r=0;t=1}), holding until the
  * reset capped the scope at about 10 requests a second, and pacing by the configured bucket alone
  * (whose credit does not know the provider's bucket is empty) drew 429s (bench/run quota).
@@ -124,17 +125,29 @@ public final class Pacer {
     }
     LearnedQuota q = learned.get();
     long units = q.remaining().getAsLong() - othersInFlight;
-    if (rate(learned).isPresent() && !q.resetAt().get().isAfter(q.observedAt().plus(HEADER_RESOLUTION))) {
+    Optional<Rate> rate = rate(learned);
+    if (rate.isPresent() && !q.resetAt().get().isAfter(q.observedAt().plus(HEADER_RESOLUTION))) {
       estimate = Long.MIN_VALUE;
       estimateReset = null;
-      modelAt = q.observedAt();
-      modelUnits = units;
-      modelSent = 0;
+      // Keep the model when it already expects no more than this response says: an answer that
+      // overtook a later one would otherwise make it optimistic, and a model started at an earlier
+      // response keeps the sends spaced one interval apart instead of one interval after each answer.
+      if (modelAt == null || units < predicted(q.observedAt(), rate.get())) {
+        modelAt = q.observedAt();
+        modelUnits = units;
+        modelSent = 0;
+      }
       return;
     }
     modelAt = null;
     estimate = units;
     estimateReset = q.resetAt().get();
+  }
+
+  /** The units the model expects the provider to hold at {@code t}. */
+  private long predicted(Instant t, Rate r) {
+    long gained = t.isAfter(modelAt) ? Duration.between(modelAt, t).toNanos() / Math.max(1, r.interval().toNanos()) : 0;
+    return modelUnits + gained - modelSent;
   }
 
   /** The rate in force, for operators. */
