@@ -33,7 +33,8 @@ public final class BenchMain {
                       N/4), --sweep 1,5,20,100|none --sweep-n 300, --reads | --writes (only that
                       kind), --out FILE, --chart FILE (default docs/img/quota-sweep.png)
                       --quick: N=100, 50 writes, sweep K=1,20 at N=50 (about a minute)
-                      --diagnostic adds Sluice with its rate but without reading the headers.
+                      --diagnostic adds Sluice with its rate but without reading the headers;
+                      --only NAME,NAME runs only those strategies (e.g. "sluice (rate),sluice-gateway").
             engine    JMH: permission decisions/s with no waiting (the engine's pacer, a whole
                       engine action) beside Resilience4j AtomicRateLimiter and a Bucket4j local
                       bucket, 1 and 2 threads; then enqueue and wake cost and heap per request

@@ -42,7 +42,7 @@ public final class QuotaBench {
 
   /** Parameters of a run, from the command line. */
   record Params(int rate, int burst, int k, int n, int writeN, int[] sweep, int sweepN, boolean reads, boolean writes, boolean quick,
-      boolean diagnostic, Path out, Path chart) {
+      boolean diagnostic, java.util.Set<String> only, Path out, Path chart) {
 
     static Params parse(String[] args) {
       boolean quick = Arrays.asList(args).contains("--quick");
@@ -54,6 +54,7 @@ public final class QuotaBench {
       int[] sweep = quick ? new int[] {1, 20} : new int[] {1, 5, 20, 100};
       int sweepN = quick ? 50 : 200;
       boolean diagnostic = false;
+      java.util.Set<String> only = java.util.Set.of();
       boolean onlyReads = false;
       boolean onlyWrites = false;
       Path out = Path.of("bench", "results", "quota.json");
@@ -64,6 +65,7 @@ public final class QuotaBench {
           case "--quick" -> { }
           case "--reads" -> onlyReads = true;
           case "--diagnostic" -> diagnostic = true;
+          case "--only" -> only = java.util.Set.of(value(a, args, ++i).split(","));
           case "--writes" -> onlyWrites = true;
           case "--r" -> rate = positive(a, args, ++i);
           case "--b" -> burst = positive(a, args, ++i);
@@ -86,7 +88,7 @@ public final class QuotaBench {
       boolean reads = !onlyWrites || onlyReads;
       boolean writes = !onlyReads || onlyWrites;
       return new Params(rate, burst, k, n, writeN != null ? writeN : Math.max(1, quick ? n / 2 : n / 5), sweep, sweepN, reads, writes,
-          quick, diagnostic, out, chart);
+          quick, diagnostic, only, out, chart);
     }
 
     private static String value(String opt, String[] args, int i) {
@@ -125,7 +127,12 @@ public final class QuotaBench {
     // Every attempt must be the strategy's own: no silent reconnect-and-resend inside the JDK client.
     System.setProperty("jdk.httpclient.disableRetryConnect", "true");
     System.setProperty("java.awt.headless", "true");
-    List<Strategy> strategies = strategies(p.diagnostic);
+    List<Strategy> strategies = strategies(p.diagnostic).stream().filter(s -> p.only.isEmpty() || p.only.contains(s.name())).toList();
+    if (strategies.isEmpty()) {
+      System.err.println("bench/run quota: --only names no strategy; the names are " + strategies(true).stream().map(Strategy::name).toList());
+      System.exit(2);
+      return;
+    }
     long started = System.nanoTime();
     System.out.printf(Locale.ROOT, "quota: R=%d/s burst %d, K=%d, N=%d reads, %d writes; sweep K=%s at N=%d; %d cores, Java %s%n", p.rate,
         p.burst, p.k, p.n, p.writeN, Arrays.toString(p.sweep), p.sweepN, Runtime.getRuntime().availableProcessors(), Runtime.version());
@@ -173,8 +180,9 @@ public final class QuotaBench {
 
   private static List<Row> part(QuotaRun runner, List<Strategy> strategies, Kind kind, int k, int n, String title, int run) throws Exception {
     System.out.printf(Locale.ROOT, "%n%s: K=%d, N=%d (ideal N/R shown as makespan ratio 1.00)%n", title, k, n);
-    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %5s%n", "strategy", "attempts", "429s", "failed", "makespan", "p99 ms", "dups");
-    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %5s%n", "", "/action", "", "", "/ (N/R)", "", "");
+    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %9s %5s%n", "strategy", "attempts", "429s", "failed", "makespan", "p50 ms", "p99 ms",
+        "dups");
+    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %9s %5s%n", "", "/action", "", "", "/ (N/R)", "", "", "");
     List<Row> rows = new ArrayList<>();
     for (Strategy s : strategies) {
       if (s.unavailable().isPresent()) {
@@ -184,8 +192,8 @@ public final class QuotaBench {
       String runId = "r" + run + "-" + s.name().replaceAll("[^a-z0-9]", "");
       Row r = runner.run(s, kind, k, n, runId);
       rows.add(r);
-      System.out.printf(Locale.ROOT, "%-21s %8.3f %8d %7d %9.2f %9.0f %5s%n", r.strategy(), r.amplification(), r.rateLimited(), r.failed(),
-          r.makespanRatio(), r.p99Ms(), kind == Kind.WRITES ? String.valueOf(r.duplicates()) : "-");
+      System.out.printf(Locale.ROOT, "%-21s %8.3f %8d %7d %9.2f %9.0f %9.0f %5s%n", r.strategy(), r.amplification(), r.rateLimited(), r.failed(),
+          r.makespanRatio(), r.p50Ms(), r.p99Ms(), kind == Kind.WRITES ? String.valueOf(r.duplicates()) : "-");
     }
     return rows;
   }
@@ -216,6 +224,7 @@ public final class QuotaBench {
       m.put("failed", r.failed());
       m.put("makespan_ratio", round(r.makespanRatio(), 4));
       m.put("p99_ms", round(r.p99Ms(), 1));
+      m.put("p50_ms", round(r.p50Ms(), 1));
       m.put("duplicates", r.duplicates());
       m.put("k", r.k());
       m.put("n", r.n());
