@@ -72,6 +72,36 @@ final class JournalBench {
       ratios.put(String.valueOf(writers), w / rd);
       System.out.printf(Locale.ROOT, "  %2d writers: %.3f%n", writers, w / rd);
     }
+    System.out.println();
+    System.out.println("group commit (raw SQLite with the journal's settings, synchronous=FULL; see GroupCommitProbe):");
+    System.out.printf(Locale.ROOT, "%-10s %8s %10s %12s %9s %9s %7s%n", "commit", "writers", "actions", "actions/s", "p50 ms", "p99 ms", "group");
+    List<Map<String, Object>> probe = new ArrayList<>();
+    for (int writers : WRITERS) {
+      for (boolean group : new boolean[] {false, true}) {
+        Path dir = work.resolve("probe-" + (group ? "group-" : "single-") + writers);
+        deleteTree(dir);
+        Files.createDirectories(dir);
+        GroupCommitProbe.Result r;
+        try {
+          r = GroupCommitProbe.run(dir.resolve("probe.db"), group, writers, seconds, PAYLOAD);
+        } finally {
+          deleteTree(dir);
+        }
+        double perSecond = r.actions() / r.seconds();
+        System.out.printf(Locale.ROOT, "%-10s %8d %10d %12.0f %9.3f %9.3f %7.1f%n", group ? "group" : "per-commit", writers, r.actions(), perSecond,
+            r.p50Ms(), r.p99Ms(), r.meanGroup());
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("commit", group ? "group" : "per-commit");
+        m.put("sync", "FULL");
+        m.put("writers", writers);
+        m.put("actions", r.actions());
+        m.put("actions_per_second", Math.round(perSecond));
+        m.put("p50_ms", r.p50Ms());
+        m.put("p99_ms", r.p99Ms());
+        m.put("mean_group", Math.round(r.meanGroup() * 10) / 10.0);
+        probe.add(m);
+      }
+    }
     Map<String, Object> json = new LinkedHashMap<>();
     Map<String, Object> params = new LinkedHashMap<>();
     params.put("seconds_per_cell", seconds);
@@ -95,6 +125,7 @@ final class JournalBench {
       return m;
     }).toList());
     json.put("write_to_read_ratio", ratios);
+    json.put("group_commit_probe", probe);
     Files.createDirectories(out.toAbsolutePath().getParent());
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), json);
     System.out.println("wrote " + out);

@@ -49,9 +49,24 @@ public record Quota(long requests, Duration per, long burst) {
     return new Quota(requests, per, requests);
   }
 
-  /** Seconds a drained bucket needs to fill up again; the window written in {@code w=} and friends. */
+  /**
+   * The window published in {@code w=}: the period in whole seconds, rounded up, at least 1.
+   *
+   * <p>Until 2026-11 this was the time a drained bucket needs to fill, published with the burst as
+   * {@code q}: for 50/s with a burst of 10 that read {@code q=10;w=1}, a fifth of the real rate,
+   * and a client pacing by it (Sluice learning the quota) ran 5 times slower than the provider
+   * allowed. Token-bucket providers publish the sustained rate as the limit (OpenAI and Anthropic
+   * give requests per minute, with the reset as the time until the bucket is full); the IETF
+   * draft's integer {@code q}/{@code w} cannot also carry the burst, so the fake publishes the rate.
+   */
   public long windowSeconds() {
-    long nanos = Math.ceilDiv(Math.multiplyExact(burst, per.toNanos()), requests);
-    return Math.max(1, Math.ceilDiv(nanos, 1_000_000_000L));
+    return Math.max(1, Math.ceilDiv(per.toNanos(), 1_000_000_000L));
+  }
+
+  /** The units published in {@code q=}: the sustained rate over {@link #windowSeconds()}, rounded down, at least 1. */
+  public long quotaPerWindow() {
+    java.math.BigInteger q = java.math.BigInteger.valueOf(requests).multiply(java.math.BigInteger.valueOf(windowSeconds()))
+        .multiply(java.math.BigInteger.valueOf(1_000_000_000L)).divide(java.math.BigInteger.valueOf(per.toNanos()));
+    return Math.max(1, q.min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValueExact());
   }
 }

@@ -104,6 +104,21 @@ class DialectHeadersTest {
   }
 
   @Test
+  void ietfPublishesTheSustainedRateNotTheBurst() {
+    // 50 per second with a burst of 10: q/w is the rate (50 per 1 s). It used to be q=10;w=1, the
+    // burst, which made a client pacing by the policy run at a fifth of the quota.
+    try (FakeProvider fake = FakeProvider.builder().clock(ManualClock.at(T0)).quota(Quota.perSecond(50, 10)).start()) {
+      HttpHeaders h = new Http(fake.baseUri()).get("/records").headers();
+      assertThat(sfItem(one(h, "RateLimit-Policy"), "default")).containsExactlyInAnyOrderEntriesOf(Map.of("q", 50L, "w", 1L));
+      // One token spent of 10: full again after 1/50 s, rounded up to a whole second.
+      assertThat(sfItem(one(h, "RateLimit"), "default")).containsExactlyInAnyOrderEntriesOf(Map.of("r", 9L, "t", 1L));
+    }
+    assertThat(new Quota(1, Duration.ofMillis(1500), 1).windowSeconds()).isEqualTo(2);
+    assertThat(new Quota(1, Duration.ofMillis(1500), 1).quotaPerWindow()).isEqualTo(1);
+    assertThat(new Quota(3, Duration.ofMillis(1500), 1).quotaPerWindow()).isEqualTo(4);
+  }
+
+  @Test
   void legacyWritesThreeIntegers() {
     HttpHeaders h = afterThree(Dialect.LEGACY);
     assertThat(Long.parseLong(one(h, "RateLimit-Limit"))).isEqualTo(60);

@@ -21,7 +21,7 @@ import java.util.Map;
  * one account scope and answers 429 with {@code Retry-After} and IETF rate-limit headers.
  *
  * <p>Three parts, in this order: the headline reads (K workers, N actions), the headline writes
- * (through idempotency keys, N/4 actions by default so the default run stays under 10 minutes on 2
+ * (through idempotency keys, N/5 actions by default so the default run stays under 10 minutes on 2
  * cores), and the K sweep on reads at a smaller N. The provider is reset before every strategy's
  * run. Output: the tables on stdout, {@code bench/results/quota.json}, and the sweep chart {@code
  * docs/img/quota-sweep.png}.
@@ -29,16 +29,20 @@ import java.util.Map;
 public final class QuotaBench {
   private QuotaBench() {}
 
-  /** The strategies, in table order; the gateway one is a placeholder that reports itself. */
-  static List<Strategy> strategies() {
-    return List.of(new NaiveStrategy(), new SdkDefaultStrategy(), new Resilience4jStrategy(), new FailsafeStrategy(),
+  /** The strategies, in table order; {@code --diagnostic} adds Sluice with its rate but without reading headers. */
+  static List<Strategy> strategies(boolean diagnostic) {
+    List<Strategy> all = new ArrayList<>(List.of(new NaiveStrategy(), new SdkDefaultStrategy(), new Resilience4jStrategy(), new FailsafeStrategy(),
         new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE), new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.HEADERS),
-        new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE_NO_HEADERS), new SluiceGatewayStrategy());
+        new SluiceGatewayStrategy()));
+    if (diagnostic) {
+      all.add(6, new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE_NO_HEADERS));
+    }
+    return List.copyOf(all);
   }
 
   /** Parameters of a run, from the command line. */
   record Params(int rate, int burst, int k, int n, int writeN, int[] sweep, int sweepN, boolean reads, boolean writes, boolean quick,
-      Path out, Path chart) {
+      boolean diagnostic, java.util.Set<String> only, Path out, Path chart) {
 
     static Params parse(String[] args) {
       boolean quick = Arrays.asList(args).contains("--quick");
@@ -48,7 +52,9 @@ public final class QuotaBench {
       int n = quick ? 100 : 2000;
       Integer writeN = null;
       int[] sweep = quick ? new int[] {1, 20} : new int[] {1, 5, 20, 100};
-      int sweepN = quick ? 50 : 300;
+      int sweepN = quick ? 50 : 200;
+      boolean diagnostic = false;
+      java.util.Set<String> only = java.util.Set.of();
       boolean onlyReads = false;
       boolean onlyWrites = false;
       Path out = Path.of("bench", "results", "quota.json");
@@ -58,6 +64,8 @@ public final class QuotaBench {
         switch (a) {
           case "--quick" -> { }
           case "--reads" -> onlyReads = true;
+          case "--diagnostic" -> diagnostic = true;
+          case "--only" -> only = java.util.Set.of(value(a, args, ++i).split(","));
           case "--writes" -> onlyWrites = true;
           case "--r" -> rate = positive(a, args, ++i);
           case "--b" -> burst = positive(a, args, ++i);
@@ -79,8 +87,8 @@ public final class QuotaBench {
       }
       boolean reads = !onlyWrites || onlyReads;
       boolean writes = !onlyReads || onlyWrites;
-      return new Params(rate, burst, k, n, writeN != null ? writeN : Math.max(1, quick ? n / 2 : n / 4), sweep, sweepN, reads, writes,
-          quick, out, chart);
+      return new Params(rate, burst, k, n, writeN != null ? writeN : Math.max(1, quick ? n / 2 : n / 5), sweep, sweepN, reads, writes,
+          quick, diagnostic, only, out, chart);
     }
 
     private static String value(String opt, String[] args, int i) {
@@ -119,7 +127,13 @@ public final class QuotaBench {
     // Every attempt must be the strategy's own: no silent reconnect-and-resend inside the JDK client.
     System.setProperty("jdk.httpclient.disableRetryConnect", "true");
     System.setProperty("java.awt.headless", "true");
-    List<Strategy> strategies = strategies();
+    List<Strategy> strategies = strategies(p.diagnostic).stream().filter(s -> p.only.isEmpty() || p.only.contains(s.name())).toList();
+    if (strategies.isEmpty()) {
+      System.err.println("bench/run quota: --only names no strategy; the names are " + strategies(true).stream().map(Strategy::name).toList());
+      System.exit(2);
+      return;
+    }
+    long started = System.nanoTime();
     System.out.printf(Locale.ROOT, "quota: R=%d/s burst %d, K=%d, N=%d reads, %d writes; sweep K=%s at N=%d; %d cores, Java %s%n", p.rate,
         p.burst, p.k, p.n, p.writeN, Arrays.toString(p.sweep), p.sweepN, Runtime.getRuntime().availableProcessors(), Runtime.version());
     for (Strategy s : strategies) {
@@ -151,6 +165,7 @@ public final class QuotaBench {
           p.rate, p.burst, Instant.now().toString().substring(0, 10)), p.chart);
       System.out.println("wrote " + p.chart);
     }
+    System.out.printf(Locale.ROOT, "quota: done in %.0f s%n", (System.nanoTime() - started) / 1e9);
   }
 
   /** Runs every strategy briefly so the first measured one does not pay for class loading and JIT. */
@@ -165,8 +180,9 @@ public final class QuotaBench {
 
   private static List<Row> part(QuotaRun runner, List<Strategy> strategies, Kind kind, int k, int n, String title, int run) throws Exception {
     System.out.printf(Locale.ROOT, "%n%s: K=%d, N=%d (ideal N/R shown as makespan ratio 1.00)%n", title, k, n);
-    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %5s%n", "strategy", "attempts", "429s", "failed", "makespan", "p99 ms", "dups");
-    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %5s%n", "", "/action", "", "", "/ (N/R)", "", "");
+    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %9s %5s%n", "strategy", "attempts", "429s", "failed", "makespan", "p50 ms", "p99 ms",
+        "dups");
+    System.out.printf(Locale.ROOT, "%-21s %8s %8s %7s %9s %9s %9s %5s%n", "", "/action", "", "", "/ (N/R)", "", "", "");
     List<Row> rows = new ArrayList<>();
     for (Strategy s : strategies) {
       if (s.unavailable().isPresent()) {
@@ -176,8 +192,8 @@ public final class QuotaBench {
       String runId = "r" + run + "-" + s.name().replaceAll("[^a-z0-9]", "");
       Row r = runner.run(s, kind, k, n, runId);
       rows.add(r);
-      System.out.printf(Locale.ROOT, "%-21s %8.3f %8d %7d %9.2f %9.0f %5s%n", r.strategy(), r.amplification(), r.rateLimited(), r.failed(),
-          r.makespanRatio(), r.p99Ms(), kind == Kind.WRITES ? String.valueOf(r.duplicates()) : "-");
+      System.out.printf(Locale.ROOT, "%-21s %8.3f %8d %7d %9.2f %9.0f %9.0f %5s%n", r.strategy(), r.amplification(), r.rateLimited(), r.failed(),
+          r.makespanRatio(), r.p50Ms(), r.p99Ms(), kind == Kind.WRITES ? String.valueOf(r.duplicates()) : "-");
     }
     return rows;
   }
@@ -208,6 +224,7 @@ public final class QuotaBench {
       m.put("failed", r.failed());
       m.put("makespan_ratio", round(r.makespanRatio(), 4));
       m.put("p99_ms", round(r.p99Ms(), 1));
+      m.put("p50_ms", round(r.p50Ms(), 1));
       m.put("duplicates", r.duplicates());
       m.put("k", r.k());
       m.put("n", r.n());

@@ -83,6 +83,6 @@ final class QuotaRun {
     }
     double makespan = (lastDone.get() - begin) / 1e9;
     return new Row(strategy.name(), kind, k, n, attempts.size(), limited, failed, makespan, (double) n / rate,
-        Percentile.of(latencies, 0.99) / 1e6, duplicates);
+        Percentile.of(latencies, 0.50) / 1e6, Percentile.of(latencies, 0.99) / 1e6, duplicates);
   }
 }

@@ -19,11 +19,11 @@ import dev.sluice.core.policy.PolicyLoader;
  *
  * <p>A third, diagnostic variant ({@link Mode#RATE_NO_HEADERS}) keeps the published rate but pins
  * {@code rate_limit_headers} to a dialect this provider does not send ({@code github}), so the
- * engine paces by its configured bucket alone while still honouring {@code Retry-After}. It exists
- * because of what the first two variants show: the fake's IETF {@code RateLimit: r=0;t=1} (a token
- * bucket's "time until full", rounded up to whole seconds as the draft requires) makes the engine
- * hold the whole scope for a full second each time the burst is spent, even though the next token
- * comes 1/R later. The difference between the two rate variants is the cost of that reading.
+ * engine paces by its configured bucket alone while still honouring {@code Retry-After}; only with
+ * {@code --diagnostic}. It showed, before decision 0008, that the engine's bucket alone sends into
+ * the provider's empty bucket once the burst is spent (a few 429s per run, each holding the scope
+ * a whole {@code Retry-After} second), so reading {@code r=0;t=1} as "pace" needs the headers: the
+ * difference between the two rate variants is what the headers are worth.
  *
  * <p>Each worker is one task ({@code w-<worker>}); a write carries the action's stable key as
  * {@link Call#idempotencyKey()}.

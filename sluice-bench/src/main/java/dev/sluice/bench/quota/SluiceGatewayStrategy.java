@@ -1,28 +1,72 @@
 package dev.sluice.bench.quota;
 
+import dev.sluice.core.policy.ListenAddress;
+import dev.sluice.core.policy.PolicyLoader;
+import dev.sluice.gateway.Gateway;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Sluice as a gateway: the workers' JDK HttpClient calls {@code http://gateway/fake/...} and the
- * gateway does what {@link SluiceEmbeddedStrategy} does in-process. The hook is here so the table
- * keeps its place, but the gateway's server is being written on another branch and is not in this
- * build: {@link #unavailable()} says so and the run skips it.
+ * Sluice as a gateway ({@code sluice serve}): the {@link Gateway} started in this JVM on a free
+ * loopback port with the same policy as {@link SluiceEmbeddedStrategy} in {@code RATE} mode plus one
+ * agent; the K workers share one JDK {@link HttpClient} (HTTP/1.1, keep-alive) and call {@code
+ * http://127.0.0.1:PORT/fake/...} with the agent's token, {@code Sluice-Task: w-<worker>} and, for
+ * a write, the action's {@code Idempotency-Key}. One request per action: the gateway answers with
+ * the final outcome (it waits, up to its default of 120 s), so the worker never retries; every
+ * retry is Sluice's and is counted at the provider like everyone else's.
  */
 final class SluiceGatewayStrategy implements Strategy {
-  static final String WHY = "the gateway server is not in this build yet (being written on another branch)";
+  static final String TOKEN = "bench-agent-token-not-a-secret";
 
   @Override
   public String name() {
     return "sluice-gateway";
   }
 
-  @Override
-  public Optional<String> unavailable() {
-    return Optional.of(WHY);
+  String policyYaml(Setup s) {
+    return new SluiceEmbeddedStrategy(SluiceEmbeddedStrategy.Mode.RATE).policyYaml(s) + """
+        agents:
+          - {id: bench, token_env: BENCH_AGENT_TOKEN, providers: [fake]}
+        """;
   }
 
   @Override
   public Client open(Setup setup) {
-    throw new UnsupportedOperationException(WHY);
+    Gateway gateway = Gateway.builder(PolicyLoader.parse(policyYaml(setup), "bench-quota-gateway.yaml"))
+        .env(name -> name.equals("BENCH_AGENT_TOKEN") ? Optional.of(TOKEN) : Optional.empty())
+        .listen(new ListenAddress("127.0.0.1", 0)).stopTimeout(Duration.ofSeconds(2)).start();
+    URI base = gateway.uri();
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
+        .connectTimeout(Duration.ofSeconds(5)).build();
+    return new Client() {
+      @Override
+      public boolean perform(Action a) throws InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve("/fake" + a.target())).timeout(Duration.ofSeconds(180))
+            .header("Authorization", "Bearer " + TOKEN).header("Sluice-Task", "w-" + Thread.currentThread().getName());
+        if (a.method().equals("GET")) {
+          b.GET();
+        } else {
+          b.method(a.method(), HttpRequest.BodyPublishers.ofByteArray(a.body())).header("Content-Type", "application/json");
+        }
+        a.idempotencyKey().ifPresent(k -> b.header("Idempotency-Key", k));
+        try {
+          HttpResponse<Void> r = client.send(b.build(), HttpResponse.BodyHandlers.discarding());
+          return r.statusCode() >= 200 && r.statusCode() < 300;
+        } catch (IOException e) {
+          return false;
+        }
+      }
+
+      @Override
+      public void close() {
+        client.close();
+        gateway.close();
+      }
+    };
   }
 }

@@ -27,7 +27,8 @@ import java.util.OptionalLong;
  *       holds nothing here (a person decides, by the escalation path).
  *   <li>Any other response with rate-limit fields updates {@code remaining} and {@code
  *       reset_after_seconds} from the most constrained pool; it holds the scope only when that
- *       pool is exhausted, until its reset, but never longer than the policy's cap.
+ *       pool is exhausted, until its reset, but never longer than the policy's cap; a reset at most
+ *       {@link #SHORT_RESET} away holds nothing here (the pacer spaces the next send).
  * </ul>
  *
  * <p>Applying an update never moves {@code next_allowed_at} earlier: rate-limit fields shape
@@ -39,6 +40,12 @@ import java.util.OptionalLong;
  * @param source what the update came from, in the seed's wording ({@code HTTP 429 Retry-After})
  */
 public record ScopeUpdate(Optional<Instant> holdUntil, OptionalLong remaining, OptionalLong resetAfterSeconds, String source) {
+
+  /**
+   * A remaining count of 0 with a reset at most this far away holds nothing at the scope: that is
+   * the resolution of whole-second headers, and the engine's pacer decides the next send.
+   */
+  public static final Duration SHORT_RESET = Duration.ofSeconds(1);
 
   public ScopeUpdate {
     Objects.requireNonNull(holdUntil, "holdUntil");
@@ -76,8 +83,12 @@ public record ScopeUpdate(Optional<Instant> holdUntil, OptionalLong remaining, O
     // The reset comes straight from a header: bound the hold by the same cap as any server delay,
     // or one absurd "r=0;t=999999999" would freeze the whole scope for centuries.
     Instant latest = now.plus(policy.cap());
+    // A reset within the headers' one-second resolution holds nothing here: for a token bucket it
+    // is the instant the bucket is full, not when its next unit comes, and the scope's pacer
+    // (which knows the rate) spaces the next send instead (Pacer.HEADER_RESOLUTION).
+    Instant shortest = now.plus(SHORT_RESET);
     Optional<Instant> hold = o.remaining().isPresent() && o.remaining().getAsLong() == 0
-        ? o.resetAt().filter(r -> r.isAfter(now)).map(r -> r.isAfter(latest) ? latest : r)
+        ? o.resetAt().filter(r -> r.isAfter(shortest)).map(r -> r.isAfter(latest) ? latest : r)
         : Optional.empty();
     return Optional.of(new ScopeUpdate(hold, o.remaining(), resetFromHeaders, o.sourceHeader()));
   }

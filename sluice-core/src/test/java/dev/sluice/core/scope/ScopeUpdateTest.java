@@ -106,6 +106,19 @@ class ScopeUpdateTest {
   }
 
   @Test
+  void anExhaustedPoolWhoseResetIsWithinTheHeadersOneSecondResolutionHoldsNothing() {
+    // A token bucket of 50/s, burst 10, says r=0;t=1 when its burst is spent: the next unit is
+    // 20 ms away. The scope is not held; the pacer spaces the next send (Pacer.HEADER_RESOLUTION).
+    ScopeUpdate u = updateFor(200, "RateLimit-Policy", "\"default\";q=50;w=1", "RateLimit", "\"default\";r=0;t=1").orElseThrow();
+    assertThat(u.holdUntil()).isEmpty();
+    assertThat(u.remaining()).hasValue(0);
+    ScopeUpdate twoSeconds = updateFor(200, "RateLimit", "\"default\";r=0;t=2").orElseThrow();
+    assertThat(twoSeconds.holdUntil()).contains(NOW.plusSeconds(2));
+    ScopeUpdate refused = updateFor(429, "Retry-After", "1", "RateLimit", "\"default\";r=0;t=1").orElseThrow();
+    assertThat(refused.holdUntil()).as("a 429's Retry-After always holds").contains(NOW.plusSeconds(1));
+  }
+
+  @Test
   void anAbsurdResetOnSuccessHoldsTheScopeNoLongerThanTheCap() {
     ScopeUpdate u = updateFor(200, "RateLimit", "\"default\";r=0;t=999999999999999").orElseThrow();
     assertThat(u.holdUntil()).contains(NOW.plus(POLICY.cap()));

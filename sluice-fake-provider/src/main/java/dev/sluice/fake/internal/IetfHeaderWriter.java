@@ -13,7 +13,7 @@ final class IetfHeaderWriter implements RateLimitHeaderWriter {
   @Override
   public void write(QuotaSnapshot s, Instant now, OptionalLong retry, BiConsumer<String, String> out) {
     String name = "\"" + s.policy() + "\"";
-    out.accept("RateLimit-Policy", name + ";q=" + s.limit() + ";w=" + s.windowSeconds());
+    out.accept("RateLimit-Policy", name + ";q=" + s.quotaPerWindow() + ";w=" + s.windowSeconds());
     out.accept("RateLimit", name + ";r=" + s.remaining() + ";t=" + TimeFormats.ceilSeconds(s.nanosUntilFull()));
   }
 }

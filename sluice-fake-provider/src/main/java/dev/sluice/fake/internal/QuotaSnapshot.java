@@ -10,11 +10,12 @@ import java.util.Optional;
  * @param limit the bucket's capacity (the burst)
  * @param remaining whole requests left
  * @param nanosUntilFull time until the bucket is full again
- * @param windowSeconds the policy's window: seconds a drained bucket needs to fill
+ * @param windowSeconds the policy's published window in whole seconds ({@code Quota#windowSeconds})
+ * @param quotaPerWindow the policy's published units per window: the sustained rate, not the burst
  * @param tokens the token bucket's state, when a token quota is configured
  */
 public record QuotaSnapshot(
-    String policy, long limit, long remaining, long nanosUntilFull, long windowSeconds, Optional<Tokens> tokens) {
+    String policy, long limit, long remaining, long nanosUntilFull, long windowSeconds, long quotaPerWindow, Optional<Tokens> tokens) {
 
   /** The token bucket's state. */
   public record Tokens(long limit, long remaining, long nanosUntilFull, long windowSeconds) {}

@@ -132,7 +132,7 @@ public final class ScopeQuotas {
         : Optional.of(new QuotaSnapshot.Tokens(
             tokens.burst(), tokens.remaining(), tokens.nanosUntilFull(), tokenQuota.orElseThrow().windowSeconds()));
     return new QuotaSnapshot(
-        policy, requests.burst(), requests.remaining(), requests.nanosUntilFull(), quota.windowSeconds(), t);
+        policy, requests.burst(), requests.remaining(), requests.nanosUntilFull(), quota.windowSeconds(), quota.quotaPerWindow(), t);
   }
 
   /** Forgets every scope (buckets start full again). */
