@@ -362,10 +362,17 @@ public final class GatewayHandler extends Handler.Abstract {
     // id names it (after a restart too), so the agent gets 202 and the Location at once.
     boolean awaitingApproval = sub.actionId().flatMap(s::action)
         .map(a -> a.state() == dev.sluice.core.journal.ActionState.AWAITING_APPROVAL).orElse(false);
-    outcome.thenAccept(o -> {
-      metrics.outcome(providerId, o, s, sub.actionId(), write);
+    // Counted before the agent is answered (the answer below hangs on this stage), so a scrape
+    // after the answer always includes the outcome. Dependents of one future run in no set order.
+    CompletableFuture<Outcome> counted = outcome.thenApply(o -> {
+      try {
+        metrics.outcome(providerId, o, s, sub.actionId(), write);
+      } catch (RuntimeException e) {
+        LOG.warn("could not count the outcome of action {}: {}", id, e.toString()); // the agent's answer must not depend on it
+      }
       LOG.info("agent {} {} /{}{} -> {} after {} attempt(s), action {}", agent.id(), call.method(), providerId, path, o.outcome().code(),
           o.attempts(), id);
+      return o;
     });
     Exchange x = new Exchange(response, callback, entry);
     if (awaitingApproval) {
@@ -393,7 +400,7 @@ public final class GatewayHandler extends Handler.Abstract {
         }
       });
     }
-    outcome.whenComplete((o, e) -> {
+    counted.whenComplete((o, e) -> {
       if (x.claim()) {
         waiting.remove(x);
         if (o != null) {
