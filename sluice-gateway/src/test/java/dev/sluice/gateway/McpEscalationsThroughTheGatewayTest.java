@@ -157,7 +157,10 @@ class McpEscalationsThroughTheGatewayTest {
         String shown = h.get("/v1/escalations/" + escalation, GatewayHarness.OPERATOR_TOKEN).body();
         assertThat(shown).contains("uncertain_write").contains((String) s.get("action_id"));
         McpSchema.CallToolResult status = mcp.call("action_status", Map.of("action_id", s.get("action_id")));
-        assertThat(structured(status)).containsEntry("escalation_id", escalation);
+        // Still this server's own result (not rebuilt from the journal, which names the end "escalated"): the same outcome and id.
+        assertThat(structured(status)).containsEntry("escalation_id", escalation).containsEntry("outcome", s.get("outcome"))
+            .containsEntry("request_sent", true);
+        assertThat(text(status)).contains("Escalation " + escalation + " is waiting for an operator");
         assertThat(h.fake.attempts()).extracting(Attempt::method).containsExactly("POST"); // sent once, never again
         assertThat(h.fake.records("records")).hasSize(1);
       } finally {

@@ -2,7 +2,9 @@ package dev.sluice.mcp.internal;
 
 import dev.sluice.core.Sluice;
 import dev.sluice.core.engine.Outcome;
+import dev.sluice.core.engine.OutcomeCode;
 import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.ActionState;
 import dev.sluice.core.journal.ActionRecord;
 import dev.sluice.gateway.internal.TaskNames;
 import dev.sluice.mcp.McpAgent;
@@ -47,7 +49,10 @@ public final class ActionStatusTool {
           book.add(e);
         } else {
           Optional<ActionRecord> r = sluice.action(e.journalId().get());
-          if (r.isPresent() && (r.get().state().open() || r.get().outcome().map(c -> c != held.outcome().join().outcome()).orElse(false))) {
+          OutcomeCode was = held.outcome().join().outcome();
+          // Run again since (an escalation's decision): open again, or ended differently (the journal says "escalated" for an escalated outcome, so compare the ends that matter).
+          if (r.isPresent() && (r.get().state().open() || (r.get().state() == ActionState.SUCCEEDED) != (was == OutcomeCode.SUCCEEDED)
+              || (r.get().state() == ActionState.CANCELLED) != (was == OutcomeCode.CANCELLED))) {
             return results.journalOnly(r.get()); // decided and run again since; its new response is not held here
           }
         }

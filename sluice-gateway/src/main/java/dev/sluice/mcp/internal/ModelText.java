@@ -29,7 +29,7 @@ final class ModelText {
               + " received it); Sluice looked it up by its idempotency key and found the provider's record (" + attempts + ", look-up included)."
               + " Do not send it again."
           : status + " from " + provider + " for " + method + " " + path + " (" + attempts + waited + ").";
-      case RATE_LIMITED, BUDGET_EXHAUSTED -> (o.lastStatus().orElse(0) == 429 ? "Rate limited: " + provider + " kept answering 429. " : "Gave up: ")
+      case RATE_LIMITED, BUDGET_EXHAUSTED -> (o.lastStatus().orElse(0) == 429 ? "Rate limited: " + provider + (o.attempts() > 1 ? " kept answering 429. " : " answered 429. ") : "Gave up: ")
           + (o.attempts() == 0 ? "nothing was sent" + waited : "Sluice made " + attempts + waited)
           + "; the request class's budget is used up." + hold + " Do not repeat this call in a loop.";
       case QUOTA_EXHAUSTED -> "The provider's quota is used up (" + status + ")." + hold + " Retrying before the reset cannot succeed.";

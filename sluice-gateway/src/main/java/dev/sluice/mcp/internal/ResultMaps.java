@@ -143,6 +143,9 @@ public final class ResultMaps {
     m.put("state", mcpState);
     m.put("phase", phase);
     Optional<ScopeRecord> scope = scope(e.provider());
+    // A queued call cannot leave before its scope's hold ends: that is when it may next leave, not its own earlier due time.
+    Optional<Instant> hold = scope.flatMap(ScopeRecord::nextAllowedAt);
+    due = due.map(d -> hold.filter(h -> h.isAfter(d)).orElse(d));
     m.put("next_allowed_at", scope.flatMap(ScopeRecord::nextAllowedAt).filter(t -> t.isAfter(settings.clock().instant())).map(ResultMaps::time)
         .orElse(null));
     m.put("due_at", due.map(ResultMaps::time).orElse(null));
