@@ -6,6 +6,14 @@ import static dev.sluice.mcp.McpChecks.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.core.Sluice;
+import dev.sluice.core.escalation.Escalation;
+import dev.sluice.core.escalation.EscalationId;
+import dev.sluice.core.escalation.EscalationJson;
+import dev.sluice.core.escalation.Trigger;
+import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.ActionState;
+import dev.sluice.core.policy.PolicyLoader;
 import dev.sluice.fake.Attempt;
 import dev.sluice.fake.FakeProvider;
 import dev.sluice.fake.Fault;
@@ -31,9 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The acceptance test of issue 9: the SDK's own MCP client drives {@code sluice mcp} — a child JVM
  * running {@code SluiceCli mcp --config ... --agent bot}, real JSON-RPC over its stdin and stdout —
- * through the seed's steps 1–4 against the fake provider, on the embedded SQLite journal in the
- * policy's data_dir. Everything is counted at the fake provider. Step 5 (an exhausted budget
- * producing an escalation the model sees with its id) waits for the escalation work.
+ * through the seed's steps 1–5 against the fake provider, on the embedded SQLite journal in the
+ * policy's data_dir. Everything is counted at the fake provider. Step 5: the configured time
+ * budget runs out, the model is given the escalation's id, the operator finds the redacted
+ * dossier in the journal once the server has exited, and the cancelled work never wakes.
  */
 class StdioMcpServerAtTheFakeProviderTest {
   static final String SECRET = "canary-secret-mcp-5b0e7c1d";
@@ -41,13 +50,17 @@ class StdioMcpServerAtTheFakeProviderTest {
   @TempDir Path dir;
 
   @Test
-  void seedStepsOneToFourThroughTheStdioServerCountedAtTheFakeProvider() throws Exception {
+  void seedStepsOneToFiveThroughTheStdioServerCountedAtTheFakeProvider() throws Exception {
     FaultRule first429 = FaultRule.of(Fault.rateLimited(Duration.ofSeconds(1))).path("/v1/invoices/{id}");
     FaultRule firstPostDropped = FaultRule.of(Fault.dropAfterCommit()).method("POST").path("/v1/transfers");
     try (FakeProvider fake = FakeProvider.builder().fault(first429).fault(firstPostDropped).start()) {
       Path config = writePolicy(fake);
       List<String> stderr = new CopyOnWriteArrayList<>();
       McpAsyncClient client = stdioClient(config, stderr);
+      String escalationId;
+      String budgetReadId;
+      String cancelledWriteId;
+      int sentWhileServing;
       try {
         // Generous: a child JVM on a loaded 2-core machine may take long to start; nothing here waits on time otherwise.
         McpSchema.InitializeResult init = client.initialize().block(Duration.ofSeconds(180));
@@ -121,7 +134,53 @@ class StdioMcpServerAtTheFakeProviderTest {
         McpSchema.CallToolResult status = mcp.call("action_status", Map.of("action_id", w.get("action_id")));
         assertThat(structured(status)).containsEntry("state", "done").containsEntry("outcome", "succeeded").containsEntry("reconciled", true);
 
-        // Step 5 (its part without escalations): a long hold answers delayed with the journal's id and due time; the
+        // Seed step 5: exhaust the configured time budget. The report class may wait 2 s in all; the provider asks for 4 s.
+        // The read stops at once and is handed to an operator: the model is given the escalation's id and told not to resend.
+        fake.addFault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(4))).path("/v1/reports/{id}"));
+        int beforeBudget = fake.attempts().size();
+        McpSchema.CallToolResult spent = mcp.call("http_request", Map.of("provider", "api", "method", "GET", "path", "/v1/reports/r_9",
+            "task", "nightly-sync", "goal", "reconcile last night's invoices"));
+        assertThat(spent.isError()).as(text(spent)).isTrue();
+        Map<String, Object> b5 = structured(spent);
+        assertThat(b5).containsEntry("state", "done").containsEntry("outcome", "budget_exhausted").containsEntry("attempts", 1)
+            .containsEntry("last_status", 429).containsEntry("task", "nightly-sync");
+        escalationId = (String) b5.get("escalation_id");
+        budgetReadId = (String) b5.get("action_id");
+        assertThat(escalationId).matches("E-\\d+");
+        assertThat(text(spent)).contains("Escalation " + escalationId + " is waiting for an operator; do not rephrase and resend");
+        assertThat((String) b5.get("reason")).contains("escalated to an operator as " + escalationId);
+        Attempt budget429 = fake.attempts().get(beforeBudget);
+        assertThat(budget429.status()).isEqualTo(429);
+        // The same task's transfer waits behind the scope's 4 s hold; another task's transfer queues behind it.
+        McpSchema.CallToolResult queuedWrite = mcp.call("http_request", Map.of("provider", "api", "method", "POST", "path", "/v1/transfers",
+            "task", "nightly-sync", "body", Map.of("source", "acct_17", "destination", "acct_42", "amount", 300, "currency", "USD"), "wait_seconds", 0));
+        McpSchema.CallToolResult payroll = mcp.call("http_request", Map.of("provider", "api", "method", "POST", "path", "/v1/transfers",
+            "task", "payroll", "body", Map.of("source", "acct_17", "destination", "acct_99", "amount", 900, "currency", "USD"), "wait_seconds", 0));
+        assertThat(List.of(queuedWrite, payroll)).allSatisfy(r -> assertThat(structured(r)).containsEntry("state", "delayed"));
+        cancelledWriteId = (String) structured(queuedWrite).get("action_id");
+        // It would leave when the scope's hold ends: the model is shown that as next_allowed_at.
+        Instant writeDue = Instant.parse((String) structured(queuedWrite).get("next_allowed_at"));
+        assertThat(writeDue).isAfterOrEqualTo(budget429.arrivedAt().plusSeconds(3));
+        assertThat(fake.attempts()).hasSize(beforeBudget + 1);
+        // The model drops the task; the cancelled transfer never wakes, though the hold ends and the other task's goes out.
+        McpSchema.CallToolResult dropped = mcp.call("cancel_task", Map.of("task", "nightly-sync"));
+        assertThat(structured(dropped)).containsEntry("state", "cancelled");
+        McpSchema.CallToolResult cancelledWrite = mcp.call("action_status", Map.of("action_id", cancelledWriteId, "wait_seconds", 10));
+        assertThat(structured(cancelledWrite)).containsEntry("outcome", "cancelled").containsEntry("request_sent", false);
+        McpSchema.CallToolResult payrollDone = mcp.call("action_status", Map.of("action_id", structured(payroll).get("action_id"), "wait_seconds", 60));
+        assertThat(payrollDone.isError()).as(text(payrollDone)).isFalse();
+        assertThat(structured(payrollDone)).containsEntry("outcome", "succeeded");
+        List<Attempt> afterHold = fake.attempts().subList(beforeBudget + 1, fake.attempts().size());
+        assertThat(afterHold).singleElement().satisfies(a -> {
+          assertThat(a.method()).isEqualTo("POST");
+          assertThat(a.arrivedAt()).isAfterOrEqualTo(writeDue); // past the time the cancelled transfer would have left
+        });
+        Map<String, Object> emptied = ((List<Map<String, Object>>) structured(mcp.call("list_scopes", Map.of("provider", "api"))).get("scopes")).get(0);
+        assertThat(emptied).containsEntry("queued", 0).containsEntry("in_flight", 0); // nothing of the cancelled task is left to wake
+        assertThat(fake.records("transfers").stream().filter(r -> !r.deleted()).toList()).hasSize(2); // step 4's and payroll's, not the cancelled one
+        fake.clearFaults();
+
+        // Step 5's delayed part: a long hold answers delayed with the journal's id and due time; the
         // model cancels the task, and the cancelled work never wakes.
         int beforeHold = fake.attempts().size();
         fake.addFault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(30))).path("/v1/invoices/{id}"));
@@ -179,16 +238,49 @@ class StdioMcpServerAtTheFakeProviderTest {
           assertThat(text(r) + json.writeValueAsString(r.structuredContent())).doesNotContain(SECRET);
         }
         assertThat(String.join("\n", stderr)).doesNotContain(SECRET);
+        sentWhileServing = fake.attempts().size();
       } finally {
         stderr.forEach(line -> System.err.println("[sluice mcp] " + line)); // the child's log, for a failing run
-        client.closeGracefully().block(Duration.ofSeconds(30));
+        client.closeGracefully().block(Duration.ofSeconds(30)); // waits for the child to exit, which frees data_dir
       }
+
+      // The operator's side of step 5, from the journal the stdio server left in data_dir: the escalation with its
+      // dossier, redacted; and the agent's tasks were journaled in its own namespace (bot/...).
+      Map<String, String> env = Map.of("API_TOKEN", SECRET);
+      try (Sluice operator = Sluice.builder().policy(PolicyLoader.load(config)).secrets(n -> java.util.Optional.ofNullable(env.get(n)))
+          .journalFromPolicy().build()) {
+        Escalation e = operator.escalation(EscalationId.parse(escalationId)).orElseThrow();
+        assertThat(e.trigger()).isEqualTo(Trigger.WAIT_BUDGET_EXHAUSTED);
+        assertThat(e.dossier().actionId()).isEqualTo(budgetReadId);
+        assertThat(e.dossier().taskId()).isEqualTo("bot/nightly-sync");
+        assertThat(e.dossier().goal()).contains("reconcile last night's invoices");
+        assertThat(e.dossier().attempts()).singleElement().satisfies(a -> {
+          assertThat(a.status()).hasValue(429);
+          assertThat(a.rateLimitHeaders()).containsEntry("retry-after", List.of("4"));
+        });
+        assertThat(e.dossier().budget().maxWait()).isEqualTo(Duration.ofSeconds(2));
+        String dossier = new ObjectMapper().writeValueAsString(EscalationJson.of(e));
+        for (String form : List.of(SECRET, java.util.Base64.getEncoder().encodeToString(SECRET.getBytes(StandardCharsets.UTF_8)), "Bearer " + SECRET)) {
+          assertThat(dossier).doesNotContain(form);
+        }
+        assertThat(dossier.toLowerCase(java.util.Locale.ROOT)).doesNotContain("authorization");
+        assertThat(operator.action(ActionId.of(cancelledWriteId)).orElseThrow()).satisfies(a -> {
+          assertThat(a.state()).isEqualTo(ActionState.CANCELLED);
+          assertThat(a.taskId()).isEqualTo("bot/nightly-sync");
+        });
+      }
+      assertThat(fake.attempts()).hasSize(sentWhileServing); // the cancelled work did not wake at the restart either
     }
   }
 
   private Path writePolicy(FakeProvider fake) throws java.io.IOException {
     String yaml = """
         data_dir: "%s"
+        request_classes:
+          read: {max_attempts: 4, max_wait_seconds: 90, retry_statuses: [408, 429, 500, 502, 503, 504]}
+          idempotent_write: {max_attempts: 3, max_wait_seconds: 120, retry_statuses: [408, 429, 502, 503, 504]}
+          uncertain_write: {max_attempts: 1, max_wait_seconds: 0, retry_statuses: []}
+          report: {max_attempts: 4, max_wait_seconds: 2, retry_statuses: [429]}
         providers:
           api:
             base_url: %s
@@ -198,6 +290,7 @@ class StdioMcpServerAtTheFakeProviderTest {
             idempotency_header: Idempotency-Key
             routes:
               - {method: GET, path: "/v1/invoices/{id}", class: read}
+              - {method: GET, path: "/v1/reports/{id}", class: report}
               - {method: POST, path: "/v1/transfers", class: idempotent_write,
                  lookup: {method: GET, path: "/v1/transfers?idempotency_key={idempotency_key}"}}
           other:

@@ -24,9 +24,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * entries are forgotten first.
  */
 public final class ActionBook {
-  /** One action as started through MCP. */
-  public record Entry(String id, String agent, String provider, String taskId, Optional<String> goal, String method, String target,
-      Optional<ActionId> journalId, Instant acceptedAt, CompletableFuture<Outcome> outcome) {}
+  /**
+   * One action as started through MCP.
+   *
+   * @param taskId the engine's task id ({@code agent/task}, see {@code TaskNames})
+   * @param taskName the agent's own name of the task, as the model gave it
+   */
+  public record Entry(String id, String agent, String provider, String taskId, String taskName, Optional<String> goal, String method, String target,
+      Optional<ActionId> journalId, Instant acceptedAt, CompletableFuture<Outcome> outcome) {
+    /** The same action with a new outcome future (an operator's decision ran it again). */
+    public Entry withOutcome(CompletableFuture<Outcome> f) {
+      return new Entry(id, agent, provider, taskId, taskName, goal, method, target, journalId, acceptedAt, f);
+    }
+  }
 
   private final int capacity;
   private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
@@ -43,7 +53,7 @@ public final class ActionBook {
 
   public synchronized void add(Entry e) {
     entries.put(e.id(), e);
-    tasksByAgent.computeIfAbsent(e.agent(), a -> ConcurrentHashMap.newKeySet()).add(e.taskId());
+    tasksByAgent.computeIfAbsent(e.agent(), a -> ConcurrentHashMap.newKeySet()).add(e.taskName());
     if (entries.size() > capacity) {
       Iterator<Entry> it = entries.values().iterator();
       while (entries.size() > capacity && it.hasNext()) {
@@ -59,13 +69,13 @@ public final class ActionBook {
     return Optional.ofNullable(entries.get(id)).filter(e -> e.agent().equals(agent));
   }
 
-  /** Records that an agent uses a task, before its first action is started. */
-  public void useTask(String agent, String taskId) {
-    tasksByAgent.computeIfAbsent(agent, a -> ConcurrentHashMap.newKeySet()).add(taskId);
+  /** Records that an agent uses a task (its own name of it), before its first action is started. */
+  public void useTask(String agent, String taskName) {
+    tasksByAgent.computeIfAbsent(agent, a -> ConcurrentHashMap.newKeySet()).add(taskName);
   }
 
-  /** Whether this agent has used the task through this server. */
-  public boolean taskOf(String agent, String taskId) {
-    return tasksByAgent.getOrDefault(agent, Set.of()).contains(taskId);
+  /** Whether this agent has used the task (its own name of it) through this server. */
+  public boolean taskOf(String agent, String taskName) {
+    return tasksByAgent.getOrDefault(agent, Set.of()).contains(taskName);
   }
 }

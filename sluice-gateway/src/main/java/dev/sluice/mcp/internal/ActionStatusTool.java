@@ -2,8 +2,11 @@ package dev.sluice.mcp.internal;
 
 import dev.sluice.core.Sluice;
 import dev.sluice.core.engine.Outcome;
+import dev.sluice.core.engine.OutcomeCode;
 import dev.sluice.core.journal.ActionId;
+import dev.sluice.core.journal.ActionState;
 import dev.sluice.core.journal.ActionRecord;
+import dev.sluice.gateway.internal.TaskNames;
 import dev.sluice.mcp.McpAgent;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
@@ -15,7 +18,9 @@ import java.util.Optional;
  * same result {@code http_request} would have given (the provider's response included once done);
  * a journaled action it does not hold (an earlier run) answers from the journal: state, due time,
  * outcome and reason, without the response body, which is not journaled. Only the agent's own
- * actions, or for journal-only ones an action on one of its providers, are shown.
+ * actions are shown (for journal-only ones: its task namespace {@code agent/...}, on a provider it
+ * may use). An action held for approval answers {@code awaiting_approval} with its escalation id
+ * until an operator decides; an escalated action an operator sends again is followed to its new outcome.
  */
 public final class ActionStatusTool {
   private final Sluice sluice;
@@ -34,14 +39,33 @@ public final class ActionStatusTool {
     Duration wait = a.optNumber("wait_seconds").map(s -> Duration.ofMillis(Math.round(s * 1000))).orElse(Duration.ZERO);
     Optional<ActionBook.Entry> entry = book.get(id, agent.id());
     if (entry.isPresent()) {
-      ActionBook.Entry e = entry.get();
+      ActionBook.Entry held = entry.get();
+      ActionBook.Entry e = held;
+      // An operator's decision (query_existing, retry_same_key) can run an escalated action again: follow its new outcome.
+      if (e.outcome().isDone() && e.journalId().isPresent()) {
+        Optional<java.util.concurrent.CompletableFuture<Outcome>> again = sluice.pending(e.journalId().get()).filter(f -> f != held.outcome());
+        if (again.isPresent()) {
+          e = e.withOutcome(again.get());
+          book.add(e);
+        } else {
+          Optional<ActionRecord> r = sluice.action(e.journalId().get());
+          OutcomeCode was = held.outcome().join().outcome();
+          // Run again since (an escalation's decision): open again, or ended differently (the journal says "escalated" for an escalated outcome, so compare the ends that matter).
+          if (r.isPresent() && (r.get().state().open() || (r.get().state() == ActionState.SUCCEEDED) != (was == OutcomeCode.SUCCEEDED)
+              || (r.get().state() == ActionState.CANCELLED) != (was == OutcomeCode.CANCELLED))) {
+            return results.journalOnly(r.get()); // decided and run again since; its new response is not held here
+          }
+        }
+      }
       Optional<Outcome> o = HttpRequestTool.awaitOutcome(e.outcome(), wait);
       return o.isPresent() ? results.done(e, o.get()) : results.pending(e);
     }
     Optional<ActionRecord> record = Optional.empty();
     if (!id.startsWith("mem-")) {
       try {
-        record = sluice.action(ActionId.of(id)).filter(r -> agent.mayUse(r.scope().provider()));
+        // Only the agent's own actions (its tasks are agent/task, as in the gateway), on a provider it may still use.
+        record = sluice.action(ActionId.of(id)).filter(r -> agent.mayUse(r.scope().provider()))
+            .filter(r -> TaskNames.split(r.taskId()).map(owner -> owner.agent().equals(agent.id())).orElse(false));
       } catch (IllegalArgumentException malformed) {
         record = Optional.empty();
       }

@@ -1,6 +1,7 @@
 package dev.sluice.mcp.internal;
 
 import dev.sluice.core.Sluice;
+import dev.sluice.gateway.internal.TaskNames;
 import dev.sluice.mcp.McpAgent;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.LinkedHashMap;
@@ -9,8 +10,9 @@ import java.util.Map;
 /**
  * {@code cancel_task}: cancels a task the agent used through this server. Its queued and delayed
  * calls never leave, attempts in flight are aborted, and later calls of the task are refused as
- * cancelled (durably, with a journal). A task the agent did not use here is refused, so one agent
- * cannot cancel another's work by guessing its name.
+ * cancelled (durably, with a journal). Task names are the agent's own: the engine's task is {@code
+ * agent/task} ({@code TaskNames}, as in the gateway), so two agents using task {@code t} never cancel
+ * each other's work. A task the agent did not use here is refused.
  */
 public final class CancelTaskTool {
   private final Sluice sluice;
@@ -32,7 +34,7 @@ public final class CancelTaskTool {
       m.put("next_safe_action", "name a task you passed to http_request (or your session's default task)");
       return ResultMaps.result(m, "Refused: " + m.get("reason"), true);
     }
-    int n = sluice.cancel(task);
+    int n = sluice.cancel(TaskNames.internal(agent.id(), task)); // this agent's task of that name, never another agent's
     m.put("state", "cancelled");
     m.put("cancelled", n);
     m.put("reason", null);

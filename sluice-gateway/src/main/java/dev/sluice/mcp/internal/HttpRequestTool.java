@@ -10,6 +10,7 @@ import dev.sluice.core.engine.Priority;
 import dev.sluice.core.policy.PathSafety;
 import dev.sluice.core.policy.Provider;
 import dev.sluice.core.policy.Route;
+import dev.sluice.gateway.internal.TaskNames;
 import dev.sluice.mcp.McpAgent;
 import dev.sluice.mcp.McpSettings;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -73,13 +74,8 @@ public final class HttpRequestTool {
         throw new ToolRefusal("unsafe_path", "unsafe path (" + unsafe.get().code() + "): " + unsafe.get().message()
             + "; send a plain path without dot-segments or encoded slashes");
       }
-      Route route = provider.classify(method, target).route();
-      if (McpStates.approvalUnavailable(route)) {
-        throw new ToolRefusal("approval_required", method + " " + route.path().template() + " of " + providerId
-            + " needs an operator's approval for each call, and this Sluice cannot hold calls for approval yet; nothing was sent. Ask the user or an"
-            + " operator to make this call; do not try another route to the same effect");
-      }
-      Call.Builder b = Call.builder(providerId, method, target).task(task);
+      // Per-call approval routes are not refused here: the engine holds the action (awaiting_approval) until an operator decides.
+      Call.Builder b = Call.builder(providerId, method, target).task(TaskNames.internal(agent.id(), task)); // the agent's own namespace
       Map<String, Object> headers = a.optObject("headers");
       Set<String> names = new HashSet<>();
       for (Map.Entry<String, Object> h : headers.entrySet()) {
@@ -104,6 +100,7 @@ public final class HttpRequestTool {
       body(a, method, names, b);
       a.optString("priority").ifPresent(p -> b.priority(p.equals("background") ? Priority.BACKGROUND : Priority.INTERACTIVE));
       a.optString("idempotency_key").ifPresent(b::idempotencyKey);
+      a.optString("goal").map(String::trim).filter(g -> !g.isEmpty()).ifPresent(b::goal); // the dossier's goal, if a person must decide
       Duration wait = a.optNumber("wait_seconds").map(s -> Duration.ofMillis(Math.round(s * 1000))).orElse(settings.defaultWait());
       if (wait.compareTo(settings.maxWait()) > 0) {
         throw new ToolRefusal("invalid_arguments", "wait_seconds is at most " + settings.maxWait().toSeconds());
@@ -111,7 +108,8 @@ public final class HttpRequestTool {
       Call call = b.build();
       book.useTask(agent.id(), task);
       Submission s = sluice.start(call);
-      ActionBook.Entry e = new ActionBook.Entry(ActionBook.idFor(s.actionId()), agent.id(), providerId, task, a.optString("goal"), method, target,
+      ActionBook.Entry e = new ActionBook.Entry(ActionBook.idFor(s.actionId()), agent.id(), providerId, call.taskId(), task, a.optString("goal"), method,
+          target,
           s.actionId(), settings.clock().instant(), s.outcome());
       book.add(e);
       return await(e, wait);

@@ -1,23 +1,22 @@
 package dev.sluice.mcp.internal;
 
+import dev.sluice.core.Sluice;
 import dev.sluice.core.engine.OutcomeCode;
+import dev.sluice.core.escalation.Escalation;
+import dev.sluice.core.journal.ActionId;
 import dev.sluice.core.journal.ActionState;
-import dev.sluice.core.policy.Approval;
-import dev.sluice.core.policy.Route;
+import java.util.Comparator;
 import java.util.Optional;
 
 /**
  * The one place where Sluice's action states and outcome codes become the {@code state} an MCP
- * client sees: {@code done}, {@code delayed} or {@code awaiting_approval}.
+ * client sees — {@code done}, {@code delayed} or {@code awaiting_approval} — and where an action's
+ * escalation id is found.
  *
- * <p><b>Approval mapping point.</b> Routes with {@code approval: per_call} hold each action for an
- * operator before it is sent; the model must see {@code state: awaiting_approval} with the
- * escalation id and must never be able to approve itself. The engine does not hold such actions
- * yet (the escalation work adds it). When it does, {@link #forPending} and {@link #escalationId}
- * are what changes here: map the held action state to {@link #AWAITING_APPROVAL} and return the
- * escalation's id; the tools, schemas and texts already carry both. Until then {@link
- * #approvalUnavailable} makes {@code http_request} refuse such routes with nothing sent, rather
- * than send a call nobody approved.
+ * <p>Approval: routes with {@code approval: per_call} are held by the engine before anything is
+ * sent (journal state {@code awaiting_approval}, an {@code approval_required} escalation). The
+ * model sees {@link #AWAITING_APPROVAL} with the escalation's id; no tool can decide it — only an
+ * operator ({@code Sluice#decide}, {@code POST /v1/escalations/{id}/decision}, {@code sluice decide}).
  */
 public final class McpStates {
   /** The outcome is final. */
@@ -29,18 +28,9 @@ public final class McpStates {
 
   private McpStates() {}
 
-  /**
-   * Whether a call on this route must be refused because it needs a per-call approval the engine
-   * cannot hold yet. Approval mapping point: false once the engine holds such actions.
-   */
-  public static boolean approvalUnavailable(Route route) {
-    return route.approval() == Approval.PER_CALL;
-  }
-
   /** The MCP state of an action not finished yet, from its journal state (empty: not journaled). */
   public static String forPending(Optional<ActionState> journalState) {
-    // Approval mapping point: a journal state for "held for approval" maps to AWAITING_APPROVAL here.
-    return DELAYED;
+    return journalState.filter(s -> s == ActionState.AWAITING_APPROVAL).isPresent() ? AWAITING_APPROVAL : DELAYED;
   }
 
   /** The MCP state of a finished action. */
@@ -49,10 +39,17 @@ public final class McpStates {
   }
 
   /**
-   * The escalation that holds a decision about this action, when there is one. Always empty until
-   * the engine records escalations with ids (see the class comment).
+   * The escalation that holds (or held) a decision about this journaled action: its open one if
+   * there is one, else the latest one raised for it; empty when none was raised (or no journal).
+   * A scope-wide escalation raised for another action of the same scope is not this action's.
    */
-  public static Optional<String> escalationId(Optional<ActionState> journalState, Optional<OutcomeCode> outcome) {
-    return Optional.empty();
+  public static Optional<Escalation> escalation(Sluice sluice, Optional<ActionId> journalId) {
+    if (journalId.isEmpty()) {
+      return Optional.empty();
+    }
+    String id = journalId.get().value();
+    return sluice.escalations().stream()
+        .filter(e -> e.dossier().actionId().equals(id))
+        .max(Comparator.comparing(Escalation::open).thenComparing(Escalation::createdAt));
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.sluice.core.Sluice;
 import dev.sluice.core.engine.Outcome;
 import dev.sluice.core.engine.QueuedRequest;
+import dev.sluice.core.escalation.Escalation;
 import dev.sluice.core.journal.ActionRecord;
 import dev.sluice.core.journal.ActionState;
 import dev.sluice.core.policy.Credential;
@@ -94,7 +95,8 @@ public final class ResultMaps {
   public McpSchema.CallToolResult done(ActionBook.Entry e, Outcome o) {
     Map<String, Object> m = identity(e);
     Optional<ActionRecord> record = e.journalId().flatMap(sluice::action);
-    Optional<String> escalation = McpStates.escalationId(record.map(ActionRecord::state), Optional.of(o.outcome()));
+    // A success needs no person; anything else may have been handed to one (the engine names it in the reason too).
+    Optional<Escalation> escalation = o.succeeded() ? Optional.empty() : McpStates.escalation(sluice, e.journalId());
     m.put("state", McpStates.forOutcome(o.outcome()));
     m.put("outcome", o.outcome().code());
     Optional<String> credential = sluice.policy().provider(e.provider()).flatMap(p -> p.credential()).map(Credential::header);
@@ -110,7 +112,7 @@ public final class ResultMaps {
     m.put("reason", o.reason());
     m.put("next_safe_action", o.nextSafeAction());
     m.put("circuit_fingerprint", o.fingerprint().orElse(null));
-    m.put("escalation_id", escalation.orElse(null));
+    m.put("escalation_id", escalation.map(x -> x.id().toString()).orElse(null));
     Optional<ScopeRecord> scope = scope(e.provider());
     m.put("scope", scope.map(s -> (Object) ScopeJson.of(s)).orElse(null));
     String text = ModelText.done(o, e.provider(), e.method(), e.target(), scope.map(ScopeRecord::scope), escalation);
@@ -137,24 +139,37 @@ public final class ResultMaps {
       phase = q.isPresent() ? "queued" : "in_flight";
       due = q.map(QueuedRequest::dueAt);
     }
-    m.put("state", McpStates.forPending(state));
+    String mcpState = McpStates.forPending(state);
+    m.put("state", mcpState);
     m.put("phase", phase);
     Optional<ScopeRecord> scope = scope(e.provider());
+    // A queued call cannot leave before its scope's hold ends: that is when it may next leave, not its own earlier due time.
+    Optional<Instant> hold = scope.flatMap(ScopeRecord::nextAllowedAt);
+    due = due.map(d -> hold.filter(h -> h.isAfter(d)).orElse(d));
     m.put("next_allowed_at", scope.flatMap(ScopeRecord::nextAllowedAt).filter(t -> t.isAfter(settings.clock().instant())).map(ResultMaps::time)
         .orElse(null));
     m.put("due_at", due.map(ResultMaps::time).orElse(null));
-    m.put("escalation_id", McpStates.escalationId(state, Optional.empty()).orElse(null));
-    m.put("next_safe_action", "do not send this call again: it is still queued in Sluice; poll action_status with action_id " + e.id()
-        + due.map(d -> " after " + time(d)).orElse("") + ", or cancel_task " + e.taskId());
     m.put("scope", scope.map(s -> (Object) ScopeJson.of(s)).orElse(null));
-    return result(m, ModelText.delayed(e.id(), e.provider(), e.taskId(), phase, due.map(ResultMaps::time)), false);
+    if (mcpState.equals(McpStates.AWAITING_APPROVAL)) {
+      Optional<String> escalation = McpStates.escalation(sluice, e.journalId()).map(x -> x.id().toString());
+      m.put("escalation_id", escalation.orElse(null));
+      m.put("reason", "approval_required: the route needs an operator's approval for each call; held, nothing sent"
+          + escalation.map(x -> "; escalation " + x + " is waiting for an operator").orElse(""));
+      m.put("next_safe_action", "do not send this call again and do not try another route to the same effect; you cannot approve it. Poll"
+          + " action_status with action_id " + e.id() + " for the outcome once an operator approves or rejects it");
+      return result(m, ModelText.awaitingApproval(e.id(), e.provider(), e.method(), e.target(), escalation), false);
+    }
+    m.put("escalation_id", McpStates.escalation(sluice, e.journalId()).filter(Escalation::open).map(x -> x.id().toString()).orElse(null));
+    m.put("next_safe_action", "do not send this call again: it is still queued in Sluice; poll action_status with action_id " + e.id()
+        + due.map(d -> " after " + time(d)).orElse("") + ", or cancel_task " + e.taskName());
+    return result(m, ModelText.delayed(e.id(), e.provider(), e.taskName(), phase, due.map(ResultMaps::time)), false);
   }
 
   /** An action known only from the journal (started by an earlier run of this server, or by another surface). */
   public McpSchema.CallToolResult journalOnly(ActionRecord r) {
     Map<String, Object> m = blank();
     m.put("action_id", r.actionId().value());
-    m.put("task", r.taskId());
+    m.put("task", ModelText.taskName(r.taskId()));
     m.put("provider", r.scope().provider());
     m.put("method", r.method());
     m.put("path", r.target());
@@ -163,22 +178,28 @@ public final class ResultMaps {
     m.put("last_status", r.lastStatus().isPresent() ? r.lastStatus().getAsInt() : null);
     m.put("idempotency_key", r.idempotencyKey().orElse(null));
     m.put("reason", r.reason().orElse(null));
-    m.put("escalation_id", McpStates.escalationId(Optional.of(r.state()), r.outcome()).orElse(null));
+    Optional<String> escalation = McpStates.escalation(sluice, Optional.of(r.actionId())).map(x -> x.id().toString());
+    m.put("escalation_id", escalation.orElse(null));
     m.put("scope", scope(r.scope().provider()).map(s -> (Object) ScopeJson.of(s)).orElse(null));
     if (r.outcome().isPresent() && !r.state().open()) {
       m.put("state", McpStates.forOutcome(r.outcome().get()));
       m.put("outcome", r.outcome().get().code());
       m.put("next_safe_action", "the provider's response is not kept across restarts; read the resource at the provider if you need it");
       String text = "Action " + r.actionId().value() + " finished earlier: " + r.outcome().get().code() + ". Reason: " + r.reason().orElse("none recorded")
+          + escalation.map(x -> "\nEscalation " + x + " holds the operator's decision on it; do not rephrase and resend it.").orElse("")
           + (ModelText.error(r.outcome().get()) ? "\nDo not resend it blindly: check its effect at the provider first." : "");
       return result(m, text, ModelText.error(r.outcome().get()));
     }
     m.put("state", McpStates.forPending(Optional.of(r.state())));
     m.put("phase", r.state().code());
+    if (r.state() == ActionState.AWAITING_APPROVAL) {
+      m.put("next_safe_action", "do not send it again; you cannot approve it. Poll action_status for the outcome once an operator decides");
+      return result(m, ModelText.awaitingApproval(r.actionId().value(), r.scope().provider(), r.method(), r.target(), escalation), false);
+    }
     boolean waiting = r.state() == ActionState.QUEUED || r.state() == ActionState.DELAYED;
     m.put("due_at", waiting ? time(r.dueAt()) : null);
     m.put("next_safe_action", "do not send it again; poll action_status later");
-    return result(m, ModelText.delayed(r.actionId().value(), r.scope().provider(), r.taskId(), r.state().code(),
+    return result(m, ModelText.delayed(r.actionId().value(), r.scope().provider(), ModelText.taskName(r.taskId()), r.state().code(),
         waiting ? Optional.of(time(r.dueAt())) : Optional.empty()), false);
   }
 
@@ -196,7 +217,7 @@ public final class ResultMaps {
   private Map<String, Object> identity(ActionBook.Entry e) {
     Map<String, Object> m = blank();
     m.put("action_id", e.id());
-    m.put("task", e.taskId());
+    m.put("task", e.taskName());
     m.put("goal", e.goal().orElse(null));
     m.put("provider", e.provider());
     m.put("method", e.method());
