@@ -412,7 +412,37 @@ public final class Sluice implements AutoCloseable {
     if (writer.isPresent() && !closed) {
       writer.get().cancelTask(taskId).join(); // durable first: a restart finds the task cancelled
     }
-    return cancelInEngines(taskId);
+    return cancelInEngines(taskId) + cancelHeld(taskId);
+  }
+
+  /**
+   * Actions of the task held for per-call approval are cancelled too: nothing was sent, and an
+   * approval that comes later finds the action cancelled instead of sending it.
+   */
+  private int cancelHeld(String taskId) {
+    if (writer.isEmpty() || closed) {
+      return 0;
+    }
+    JournalWriter w = writer.get();
+    int n = 0;
+    for (Map.Entry<ActionId, CompletableFuture<Outcome>> h : Map.copyOf(held).entrySet()) {
+      Optional<ActionRecord> a = w.journal().action(h.getKey());
+      if (a.isEmpty() || !a.get().taskId().equals(taskId) || a.get().state() != ActionState.AWAITING_APPROVAL) {
+        continue;
+      }
+      try {
+        w.decide(h.getKey(), ActionState.AWAITING_APPROVAL, ActionState.CANCELLED, ActionChanges.none().reason("task cancelled while awaiting approval"))
+            .join();
+      } catch (java.util.concurrent.CompletionException e) {
+        continue; // decided meanwhile (approved or rejected): that decision stands
+      }
+      Instant now = scheduler.now();
+      h.getValue().complete(new Outcome(taskId, 0, OutcomeCode.CANCELLED, false, false, 0, Duration.ZERO, OptionalInt.empty(), Optional.empty(),
+          "nothing was sent; the task is cancelled", "task cancelled while action " + h.getKey() + " awaited an operator's approval",
+          Optional.empty(), Optional.empty(), false, now, false));
+      n++;
+    }
+    return n;
   }
 
   private int cancelInEngines(String taskId) {

@@ -257,6 +257,27 @@ class EscalationsAtTheFakeProviderTest {
   }
 
   @Test
+  void cancellingATaskCancelsItsActionHeldForApprovalAndALaterApprovalSendsNothing() throws Exception {
+    // Regression (MCP review): cancel touched only the engines' queues, so a held action stayed
+    // awaiting approval, its caller waiting, after its task was cancelled.
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b)) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("payer")
+          .header("Content-Type", "application/json").body("{\"amount\":700}").build());
+      Escalation e = h.sluice.escalations().get(0);
+      assertThat(h.sluice.cancel("payer")).isEqualTo(1);
+
+      Outcome o = s.outcome().get(20, TimeUnit.SECONDS);
+      assertThat(o.outcome()).isEqualTo(OutcomeCode.CANCELLED);
+      assertThat(o.requestSent()).isFalse();
+      assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.CANCELLED);
+      assertThatThrownBy(() -> h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.APPROVE, "cfo-maria", "late")))
+          .hasMessageContaining("cancelled");
+      h.runUntil(Harness.T0.plusSeconds(600));
+      assertThat(h.fake.attempts()).isEmpty();
+    }
+  }
+
+  @Test
   void moreRateLimitsPerHourThanConfiguredOnAScopeWithAConfiguredQuotaRaiseOneEscalationAndTheWorkGoesOn() throws Exception {
     // The policy says 100 requests a minute; the provider refuses every other request: a configuration problem.
     String yaml = """
