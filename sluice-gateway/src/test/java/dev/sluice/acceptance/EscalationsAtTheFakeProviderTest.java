@@ -224,11 +224,12 @@ class EscalationsAtTheFakeProviderTest {
     for (String l : java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log"))) {
       events.add(JSON.readTree(l).path("event").asText());
     }
-    assertThat(events).containsSubsequence("action_requested", "escalation_opened", "escalation_body_viewed", "decision_recorded", "action_sent",
+    assertThat(events).as("one escalation, one escalated record").filteredOn("escalated"::equals).hasSize(1);
+    assertThat(events).containsSubsequence("action_requested", "escalated", "escalation_body_viewed", "decision_recorded", "action_sent",
         "action_result");
     assertThat(events.subList(0, events.indexOf("decision_recorded"))).as("nothing sent before the approval").doesNotContain("action_sent");
     String opened = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
-        .filter(l -> l.contains("escalation_opened")).findFirst().orElseThrow();
+        .filter(l -> l.contains("\"event\":\"escalated\"")).findFirst().orElseThrow();
     assertThat(opened).contains("\"trigger\":\"approval_required\"").contains("\"options\":\"approve,reject\"");
     String viewed = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
         .filter(l -> l.contains("escalation_body_viewed")).findFirst().orElseThrow();
@@ -318,7 +319,7 @@ class EscalationsAtTheFakeProviderTest {
       assertThat(bodies).hasSize(2);
       assertThat(bodies.get(1)).isEqualTo(bodies.get(0));
       com.fasterxml.jackson.databind.JsonNode doc = JSON.readTree(bodies.get(1));
-      assertThat(doc.path("event").asText()).isEqualTo("escalation_opened");
+      assertThat(doc.path("event").asText()).isEqualTo("escalated");
       assertThat(doc.path("escalation").path("id").asText()).isEqualTo("E-1");
       assertThat(doc.path("escalation").path("dossier").path("body").path("top_level_fields").get(0).asText()).isEqualTo("name");
       assertThat(signatures.get(1)).isEqualTo(dev.sluice.core.internal.EscalationWebhook.signature(hookSecret, bodies.get(1)));
