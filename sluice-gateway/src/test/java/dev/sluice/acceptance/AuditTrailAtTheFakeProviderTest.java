@@ -97,6 +97,59 @@ class AuditTrailAtTheFakeProviderTest {
     }
   }
 
+  /**
+   * The seed's "if the second answer had timed out, the next event would be reconciliation_required,
+   * not another action_sent automatically" — carried on to the person: the look-up fails its budget,
+   * the action stops (reconciliation_required, outcome), one escalation is one {@code escalated}
+   * record, the operator's choice is {@code decision_recorded}, and only then is the look-up due
+   * (reconciliation_required, due) and sent again.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void theSeedsTimedOutSecondAnswerIsReconciliationRequiredThenOneEscalatedThenTheDecision() throws Exception {
+    Path auditDir = dir.resolve("audit");
+    FakeProvider.Builder fake = FakeProvider.builder()
+        .fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(30))).method("POST").nth(1))
+        .fault(FaultRule.of(Fault.dropAfterCommit()).method("POST").nth(2))
+        .fault(FaultRule.of(Fault.unavailable(100)).method("GET").times(1));
+    AuditLog audit = AuditLog.open(AuditSettings.in(auditDir), () -> T0);
+    try (SqliteJournal journal = SqliteJournal.open(dir.resolve("journal"));
+        Harness h = Harness.virtualTime(fake, WRITE_ROUTE, journal, b -> b.audit(audit))) {
+      CompletableFuture<Outcome> f = h.sluice.submit(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("sync-482")
+          .idempotencyKey("rec-91f2").header("Content-Type", "application/json").body("{\"amount\":5}").build());
+      awaitUntil(() -> h.fake.attempts().size() == 1, () -> h.runUntil(T0));
+      h.settle();
+      awaitUntil(f::isDone, () -> h.runUntil(T0.plusSeconds(60)));
+      assertThat(f.get(10, java.util.concurrent.TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.RECONCILIATION_REQUIRED);
+      dev.sluice.core.escalation.Escalation e = h.sluice.escalations().get(0);
+      dev.sluice.core.escalation.DecisionResult r = h.sluice.decide(e.id(), dev.sluice.core.escalation.DecisionRequest.of(
+          dev.sluice.core.escalation.DecisionOption.QUERY_EXISTING, "ops-ana", "the provider is back"));
+      CompletableFuture<Outcome> found = r.outcome().orElseThrow();
+      awaitUntil(found::isDone, () -> h.runUntil(T0.plusSeconds(120)));
+      assertThat(found.get(10, java.util.concurrent.TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(h.fake.attempts()).extracting(a -> a.method() + " " + a.status()).containsExactly("POST 429", "POST 201", "GET 503", "GET 200");
+    }
+    audit.close();
+
+    List<JsonNode> records = read(auditDir);
+    assertThat(records).extracting(x -> x.path("event").asText()).containsExactly("action_requested", "action_sent", "action_result",
+        "retry_scheduled", "action_sent", "action_result", "reconciliation_required", "reconciliation_lookup_sent", "action_result",
+        "reconciliation_required", "escalated", "decision_recorded", "reconciliation_required", "reconciliation_lookup_sent", "action_result");
+    assertThat(records.get(5).path("failure").asText()).as("the second answer was lost").isNotEmpty();
+    assertThat(records.get(6).has("due")).isTrue();
+    assertThat(records.get(9).path("outcome").asText()).isEqualTo("reconciliation_required");
+    JsonNode escalated = records.get(10);
+    assertThat(escalated.path("escalation").asText()).isEqualTo("E-1");
+    assertThat(escalated.path("trigger").asText()).isEqualTo("uncertain_write");
+    assertThat(escalated.path("idempotency").asText()).isEqualTo("rec-91f2");
+    assertThat(escalated.path("options").asText()).contains("query_existing");
+    assertThat(records.get(11).path("option").asText()).isEqualTo("query_existing");
+    assertThat(records.get(11).path("by").asText()).isEqualTo("ops-ana");
+    assertThat(records.get(12).has("due")).as("the decided look-up is due").isTrue();
+    assertThat(records.get(14).path("status").asInt()).isEqualTo(200);
+    assertThat(AuditVerifier.verify(auditDir).intact()).isTrue();
+  }
+
   /** Polls a condition that another thread makes true (bounded: fails after 10 s of real time). */
   private static void awaitUntil(java.util.function.BooleanSupplier condition, Runnable nudge) throws InterruptedException {
     long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();

@@ -224,11 +224,12 @@ class EscalationsAtTheFakeProviderTest {
     for (String l : java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log"))) {
       events.add(JSON.readTree(l).path("event").asText());
     }
-    assertThat(events).containsSubsequence("action_requested", "escalation_opened", "escalation_body_viewed", "decision_recorded", "action_sent",
+    assertThat(events).as("one escalation, one escalated record").filteredOn("escalated"::equals).hasSize(1);
+    assertThat(events).containsSubsequence("action_requested", "escalated", "escalation_body_viewed", "decision_recorded", "action_sent",
         "action_result");
     assertThat(events.subList(0, events.indexOf("decision_recorded"))).as("nothing sent before the approval").doesNotContain("action_sent");
     String opened = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
-        .filter(l -> l.contains("escalation_opened")).findFirst().orElseThrow();
+        .filter(l -> l.contains("\"event\":\"escalated\"")).findFirst().orElseThrow();
     assertThat(opened).contains("\"trigger\":\"approval_required\"").contains("\"options\":\"approve,reject\"");
     String viewed = java.nio.file.Files.readAllLines(auditDir.resolve("audit-000001.log")).stream()
         .filter(l -> l.contains("escalation_body_viewed")).findFirst().orElseThrow();
@@ -339,7 +340,7 @@ class EscalationsAtTheFakeProviderTest {
       assertThat(bodies).hasSize(2);
       assertThat(bodies.get(1)).isEqualTo(bodies.get(0));
       com.fasterxml.jackson.databind.JsonNode doc = JSON.readTree(bodies.get(1));
-      assertThat(doc.path("event").asText()).isEqualTo("escalation_opened");
+      assertThat(doc.path("event").asText()).isEqualTo("escalated");
       assertThat(doc.path("escalation").path("id").asText()).isEqualTo("E-1");
       assertThat(doc.path("escalation").path("dossier").path("body").path("top_level_fields").get(0).asText()).isEqualTo("name");
       assertThat(signatures.get(1)).isEqualTo(dev.sluice.core.internal.EscalationWebhook.signature(hookSecret, bodies.get(1)));
@@ -425,6 +426,88 @@ class EscalationsAtTheFakeProviderTest {
       });
       assertThat(outcomes.get(3).reason()).contains("escalated to an operator as E-1");
       assertThat(outcomes.get(4).reason()).doesNotContain("escalated");
+    }
+  }
+
+  @Test
+  void aFullScopeQueueIsEscalatedOncePerScopeAndTheRefusedReadsSendNothingUntilTheDecision() throws Exception {
+    // One delayed request at most on the scope; the first read's 429 fills it.
+    String yaml = """
+        shared_scope: {max_delayed_requests: 1, max_concurrent_requests: 1}
+        routes:
+          - {method: GET, path: "/v1/invoices/{id}", class: read}
+        """;
+    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(30))).method("GET").nth(1));
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.virtualTime(fake, yaml, journal, b -> b)) {
+      Submission first = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_1").task("a").build());
+      h.runUntil(Harness.T0.plusSeconds(1));
+      assertThat(h.fake.attempts()).extracting(Attempt::status).containsExactly(429);
+      Submission b = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_2").task("b").goal("close the books").build());
+      Submission c = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_3").task("c").build());
+      h.runUntil(Harness.T0.plusSeconds(2));
+
+      Outcome ob = b.outcome().get(20, TimeUnit.SECONDS);
+      Outcome oc = c.outcome().get(20, TimeUnit.SECONDS);
+      assertThat(ob.outcome()).isEqualTo(OutcomeCode.SCOPE_BACKPRESSURE);
+      assertThat(ob.reason()).contains("escalated to an operator as E-1");
+      assertThat(oc.outcome()).isEqualTo(OutcomeCode.SCOPE_BACKPRESSURE);
+      assertThat(oc.reason()).as("the scope's escalation is open: not raised again").doesNotContain("escalated");
+      assertThat(h.sluice.escalations()).as("once per scope while open").singleElement().satisfies(e -> {
+        assertThat(e.trigger()).isEqualTo(Trigger.SCOPE_EXHAUSTED);
+        assertThat(e.dossier().taskId()).isEqualTo("b");
+        assertThat(e.dossier().goal()).contains("close the books");
+        assertThat(e.dossier().attempts()).as("nothing of b was sent").isEmpty();
+        assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.RETRY_SAME_KEY, DecisionOption.CANCEL);
+      });
+      assertThat(h.sluice.action(c.actionId().orElseThrow()).orElseThrow().state()).as("not escalated: failed as before")
+          .isEqualTo(ActionState.FAILED);
+
+      h.runUntil(Harness.T0.plusSeconds(60));
+      assertThat(first.outcome().get(20, TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(h.fake.attempts()).as("b and c sent nothing").extracting(a -> a.task().orElse("?") + " " + a.status())
+          .containsExactly("a 429", "a 200");
+
+      // The decision is carried out: exactly one GET for b, now that the queue has drained.
+      DecisionResult r = h.sluice.decide(escalationIdOf(h), DecisionRequest.of(DecisionOption.RETRY_SAME_KEY, "ops-ana", "the queue drained"));
+      h.runUntil(Harness.T0.plusSeconds(120));
+      assertThat(r.outcome().orElseThrow().get(20, TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.SUCCEEDED);
+      assertThat(h.fake.attempts()).extracting(a -> a.task().orElse("?") + " " + a.status()).containsExactly("a 429", "a 200", "b 200");
+
+      // Decided, the scope's de-duplication is released: the next full queue is a new escalation.
+      h.fake.addFault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(30))).method("GET").times(1));
+      Submission d = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_4").task("d").build());
+      h.runUntil(Harness.T0.plusSeconds(121));
+      Submission e2 = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_5").task("e").build());
+      h.runUntil(Harness.T0.plusSeconds(122));
+      assertThat(e2.outcome().get(20, TimeUnit.SECONDS).reason()).contains("escalated to an operator as E-2");
+      assertThat(h.sluice.escalations()).extracting(x -> x.trigger()).containsExactly(Trigger.SCOPE_EXHAUSTED, Trigger.SCOPE_EXHAUSTED);
+      assertThat(d.outcome()).isNotDone();
+    }
+  }
+
+  private static dev.sluice.core.escalation.EscalationId escalationIdOf(Harness h) {
+    return h.sluice.escalations().get(0).id();
+  }
+
+  @Test
+  void aSpentTaskAttemptBudgetIsLabelledTaskBudgetExhaustedAndOnlyCancelIsOfferedNotTheClassesTimeBudget() throws Exception {
+    // The labels are decided from the engine's own reasons (BudgetTest checks the engine writes the
+    // task-budget words on both of its paths); the action is a real journaled one.
+    try (SqliteJournal journal = SqliteJournal.open(dir); Harness h = Harness.virtualTime(FakeProvider.builder(), INVOICES_AND_TRANSFERS, journal, b -> b)) {
+      Submission s = h.sluice.start(Call.builder(Harness.PROVIDER, "GET", "/v1/invoices/inv_1").task("t").build());
+      h.runUntil(Harness.T0.plusSeconds(1));
+      s.outcome().get(20, TimeUnit.SECONDS);
+      dev.sluice.core.journal.ActionId id = s.actionId().orElseThrow();
+      dev.sluice.core.internal.Escalations esc = new dev.sluice.core.internal.Escalations(Harness.policy(h.fake, INVOICES_AND_TRANSFERS), journal,
+          () -> Harness.T0, x -> java.util.Optional.empty(), java.util.Optional.empty());
+
+      String taskSpent = "503 Service Unavailable; but task t has used all 3 " + dev.sluice.core.engine.Engine.TASK_ATTEMPT_BUDGET_SPENT;
+      assertThat(esc.triggerFor(id, OutcomeCode.BUDGET_EXHAUSTED, taskSpent)).contains(Trigger.TASK_BUDGET_EXHAUSTED);
+      assertThat(esc.triggerFor(id, OutcomeCode.BUDGET_EXHAUSTED, "the wait would pass max_wait (90 s)")).contains(Trigger.WAIT_BUDGET_EXHAUSTED);
+      Escalation e = esc.raise(id, Trigger.TASK_BUDGET_EXHAUSTED, taskSpent).orElseThrow();
+      assertThat(e.trigger().code()).isEqualTo("task_budget_exhausted");
+      assertThat(e.options()).extracting(Option::option).containsExactly(DecisionOption.CANCEL);
+      assertThat(esc.triggerFor(id, OutcomeCode.BUDGET_EXHAUSTED, taskSpent)).as("once per task while open").isEmpty();
     }
   }
 

@@ -60,20 +60,24 @@ import org.slf4j.LoggerFactory;
  * {@code org.eclipse.jetty: WARN}), and every HTTP response's status line, headers and body are
  * searched for the canary: raw, URL-encoded, hex, and base64 / base64url at every alignment, of the
  * secret and of {@code Bearer <secret>} (see {@link CanarySecret}). Agent and operator tokens and
- * the audit signing key are searched too.
+ * the audit signing key are searched too. Escalations: an uncertain write escalated, its dossier
+ * through the admin API and {@code sluice escalations list|show}, the audited body view (API and
+ * CLI), a refused and an accepted decision (API and {@code sluice decide}), and the webhook's
+ * deliveries (body and headers) as a local HTTP server received them; the webhook's secret is
+ * searched for as well; the demo's JSON includes step 5's dossier.
  *
  * <p>The provider side (the fake provider, which legitimately receives the credential) is not
  * searched: it is the third party, not Sluice.
  *
  * <p>Adding a surface: add a {@link Scenario} to {@link #SCENARIOS}. Everything it sends through
- * {@link World} is collected and searched. <b>Escalation dossiers</b> belong there: a scenario that
- * exhausts a budget and GETs the dossier (gateway) and runs {@code sluice escalations show} (CLI).
+ * {@link World} is collected and searched.
  */
 class CanarySecretNeverLeavesTest {
   static final String CANARY = "canary-" + UUID.randomUUID().toString().replace("-", "") + "-do-not-leak";
   static final String AGENT_TOKEN = "agent-token-" + UUID.randomUUID();
   static final String OPERATOR_TOKEN = "operator-token-" + UUID.randomUUID();
   static final String AUDITOR_TOKEN = "auditor-token-" + UUID.randomUUID();
+  static final String HOOK_SECRET = "hook-secret-" + UUID.randomUUID();
   static final String DEMO_SECRET = "demo-secret"; // the credential `sluice demo` plants in its own fake provider
 
   /** One reachable surface, exercised through the world's collecting clients. */
@@ -91,6 +95,7 @@ class CanarySecretNeverLeavesTest {
       CanarySecretNeverLeavesTest::refusedRequests,
       CanarySecretNeverLeavesTest::adminAndOperationalEndpoints,
       CanarySecretNeverLeavesTest::theLibrary,
+      CanarySecretNeverLeavesTest::escalationsDossiersDecisionsAndTheWebhook,
       CanarySecretNeverLeavesTest::theAuditCli,
       CanarySecretNeverLeavesTest::theDemo);
 
@@ -136,6 +141,7 @@ class CanarySecretNeverLeavesTest {
       w.close(); // flushes the journal and the audit log (final checkpoint) before the files are read
       List<CanarySecret> secrets = List.of(CanarySecret.of("canary", CANARY), CanarySecret.of("agent token", AGENT_TOKEN),
           CanarySecret.of("operator token", OPERATOR_TOKEN), CanarySecret.of("auditor token", AUDITOR_TOKEN),
+          CanarySecret.of("webhook secret", HOOK_SECRET),
           CanarySecret.of("audit signing key", AuditKeys.privatePem(w.signing.getPrivate()).lines().filter(l -> !l.startsWith("-----")).findFirst()
               .orElseThrow()));
       CanarySecret demo = CanarySecret.of("demo credential", DEMO_SECRET);
@@ -281,6 +287,46 @@ class CanarySecretNeverLeavesTest {
     }
   }
 
+  /**
+   * An uncertain write (no key, no look-up) is escalated: its dossier through the admin API and the
+   * CLI, the audited body view, a refused send_new (no confirmation), the cancel decision (CLI),
+   * and the webhook's deliveries as the local server received them.
+   */
+  static void escalationsDossiersDecisionsAndTheWebhook(World w) throws Exception {
+    HttpResponse<String> r = w.agent(w.request("/api/v1/records").header("Sluice-Task", "t-escalate").header("Sluice-Task-Goal", "invite ada")
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"ada\",\"email\":\"ada@example.com\"}")));
+    assertThat(r.statusCode()).isEqualTo(424);
+    com.fasterxml.jackson.databind.JsonNode list = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(w.operator("/v1/escalations", OPERATOR_TOKEN).body()).path("escalations");
+    String id = java.util.stream.StreamSupport.stream(list.spliterator(), false).filter(e -> e.path("task").asText().equals("bot/t-escalate"))
+        .findFirst().orElseThrow().path("id").asText();
+    w.operator("/v1/escalations?state=open", OPERATOR_TOKEN);
+    assertThat(w.operator("/v1/escalations/" + id, OPERATOR_TOKEN).body()).contains("invite ada", "uncertain_write", "top_level_fields");
+    w.operator("/v1/escalations/" + id, AUDITOR_TOKEN);
+    w.operator("/v1/escalations/" + id, AGENT_TOKEN);
+    w.operator("/v1/escalations/E-99", OPERATOR_TOKEN);
+    assertThat(w.adminPost("/v1/escalations/" + id + "/body", "{\"by\":\"ops-ana\",\"reason\":\"check the address\"}").statusCode())
+        .isEqualTo(200);
+    assertThat(w.adminPost("/v1/escalations/" + id + "/decision", "{\"option\":\"send_new\",\"by\":\"ops-ana\",\"reason\":\"no record\"}")
+        .statusCode()).as("send_new without confirmation is refused").isEqualTo(422);
+    w.cli(new EscalationsCommand.ListCommand(), c -> c.admin);
+    w.cli(new EscalationsCommand.ListCommand(), c -> c.admin, "--json");
+    assertThat(w.cli(new EscalationsCommand.ShowCommand(), c -> c.admin, id)).startsWith("0 ").contains("POST /v1/records");
+    w.cli(new EscalationsCommand.ShowCommand(), c -> c.admin, id, "--json");
+    assertThat(w.cli(new EscalationsCommand.BodyCommand(), c -> c.admin, id, "--by", "ops-ana", "--reason", "check the name"))
+        .startsWith("0 ").contains("ada@example.com");
+    assertThat(w.cli(new DecideCommand(), c -> c.admin, id, "--option", "cancel", "--by", "ops-ana", "--reason", "invite by hand", "--json"))
+        .startsWith("0 ");
+    w.operator("/v1/escalations/" + id, OPERATOR_TOKEN);
+    assertThat(w.hooked.await(30, TimeUnit.SECONDS)).as("the webhook received the escalation").isTrue();
+    synchronized (w.hookDeliveries) {
+      assertThat(w.hookDeliveries).anySatisfy(d -> assertThat(d).contains("\"id\":\"" + id + "\"", "Sluice-signature"));
+      for (String d : w.hookDeliveries) {
+        w.collect("webhook delivery", d);
+      }
+    }
+  }
+
   /** The audit CLI over the gateway's log: verify, tail, show (human and JSON). */
   static void theAuditCli(World w) throws Exception {
     Path pub = w.tmp.resolve("audit.pub");
@@ -297,6 +343,7 @@ class CanarySecretNeverLeavesTest {
   static void theDemo(World w) {
     CliRun r = CliRun.of("demo", "--json", "--retry-after", "1");
     assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).as("step 5's dossier is in the JSON").contains("\"escalations\"").contains("wait_budget_exhausted");
     w.demoOutput.add(r.out() + r.err());
     w.collect("sluice demo --json", r.out() + r.err());
   }
@@ -314,6 +361,10 @@ class CanarySecretNeverLeavesTest {
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     final List<Map.Entry<String, String>> responses = java.util.Collections.synchronizedList(new ArrayList<>());
     final List<String> demoOutput = new ArrayList<>();
+    /** What the escalation webhook's local server received: headers and body of each delivery. */
+    final List<String> hookDeliveries = java.util.Collections.synchronizedList(new ArrayList<>());
+    final java.util.concurrent.CountDownLatch hooked = new java.util.concurrent.CountDownLatch(1);
+    final com.sun.net.httpserver.HttpServer hook;
     private boolean closed;
 
     World(Path tmp) {
@@ -324,8 +375,21 @@ class CanarySecretNeverLeavesTest {
           .fault(FaultRule.of(Fault.dropAfterCommit()).method("POST").path("/v1/transfers").nth(1))
           .fault(FaultRule.of(Fault.unavailable()).path("/v1/balance").always())
           .fault(FaultRule.of(Fault.latency(Duration.ofMillis(300))).path("/v1/slow/{id}").always())
+          .fault(FaultRule.of(Fault.dropAfterCommit()).method("POST").path("/v1/records").always())
           .start();
       this.strict = FakeProvider.builder().acceptCredentials("Bearer someone-else-entirely").start();
+      try {
+        this.hook = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+      hook.createContext("/hook", x -> {
+        hookDeliveries.add(x.getRequestHeaders() + "\n" + new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+        x.sendResponseHeaders(204, -1);
+        x.close();
+        hooked.countDown();
+      });
+      hook.start();
       Policy policy = PolicyLoader.parse(yaml(dataDir), "canary.yaml");
       this.gateway = Gateway.builder(policy).env(env()).listen(new ListenAddress("127.0.0.1", 0)).stopTimeout(Duration.ofSeconds(1))
           .sluice(Sluice.builder().random(7).secrets(env()).journalFromPolicy().auditFromPolicy(env()))
@@ -335,7 +399,7 @@ class CanarySecretNeverLeavesTest {
 
     java.util.function.Function<String, Optional<String>> env() {
       Map<String, String> env = new HashMap<>(Map.of("API_TOKEN", CANARY, "BOT_TOKEN", AGENT_TOKEN, "OPS_TOKEN", OPERATOR_TOKEN,
-          "AUDITOR_TOKEN", AUDITOR_TOKEN, "AUDIT_SIGN", AuditKeys.privatePem(signing.getPrivate())));
+          "AUDITOR_TOKEN", AUDITOR_TOKEN, "AUDIT_SIGN", AuditKeys.privatePem(signing.getPrivate()), "HOOK_SECRET", HOOK_SECRET));
       return n -> Optional.ofNullable(env.get(n));
     }
 
@@ -347,6 +411,8 @@ class CanarySecretNeverLeavesTest {
             - {id: auditor, token_env: AUDITOR_TOKEN, permissions: [audit_read, read]}
           audit: {signing_key_env: AUDIT_SIGN, checkpoint_every: 5}
           gateway: {max_request_body_bytes: 1000}
+          escalation:
+            webhook: {url: "http://127.0.0.1:%d/hook", secret_env: HOOK_SECRET}
           request_classes:
             read: {max_attempts: 4, max_wait_seconds: 90, retry_statuses: [408, 429, 500, 502, 503, 504]}
             idempotent_write: {max_attempts: 3, max_wait_seconds: 120, retry_statuses: [408, 429, 502, 503, 504]}
@@ -364,6 +430,7 @@ class CanarySecretNeverLeavesTest {
                 - {method: POST, path: "/v1/transfers", class: idempotent_write,
                    lookup: {method: GET, path: "/v1/transfers?idempotency_key={idempotency_key}"}}
                 - {method: GET, path: "/v1/balance", class: once}
+                - {method: POST, path: "/v1/records", class: uncertain_write}
             strict:
               base_url: %s
               credential: {header: Authorization, format: "Bearer {secret}", secret_env: API_TOKEN}
@@ -371,7 +438,7 @@ class CanarySecretNeverLeavesTest {
               base_url: %s
           agents:
             - {id: bot, token_env: BOT_TOKEN, providers: [api, strict]}
-          """.formatted(data.toString().replace("\\", "/"), fake.baseUri(), strict.baseUri(), fake.baseUri());
+          """.formatted(data.toString().replace("\\", "/"), hook.getAddress().getPort(), fake.baseUri(), strict.baseUri(), fake.baseUri());
     }
 
     java.net.URI uri(String path) {
@@ -422,6 +489,29 @@ class CanarySecretNeverLeavesTest {
       }
     }
 
+    HttpResponse<String> adminPost(String path, String json) {
+      return send("POST " + path, request(path).header("Authorization", "Bearer " + OPERATOR_TOKEN).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** Runs an admin CLI command against this gateway with the operator token "exported"; collects and returns "exit out err". */
+    <C extends java.util.concurrent.Callable<Integer>> String cli(C command, java.util.function.Function<C, AdminClient> admin, String... args) {
+      admin.apply(command).env = n -> Optional.of(OPERATOR_TOKEN);
+      picocli.CommandLine c = new picocli.CommandLine(command);
+      java.io.StringWriter out = new java.io.StringWriter();
+      java.io.StringWriter err = new java.io.StringWriter();
+      c.setOut(new java.io.PrintWriter(out, true));
+      c.setErr(new java.io.PrintWriter(err, true));
+      c.setExecutionExceptionHandler((ex, cl, pr) -> {
+        cl.getErr().println(ex.getMessage());
+        return 2;
+      });
+      String[] all = Stream.concat(java.util.Arrays.stream(args), Stream.of("--url", gateway.uri().toString())).toArray(String[]::new);
+      String result = c.execute(all) + " " + out + err;
+      collect("sluice " + command.getClass().getSimpleName() + " " + String.join(" ", args), result);
+      return result;
+    }
+
     void collect(String what, String text) {
       responses.add(Map.entry(what, text));
     }
@@ -442,6 +532,7 @@ class CanarySecretNeverLeavesTest {
       gateway.close();
       fake.close();
       strict.close();
+      hook.stop(0);
     }
   }
 }

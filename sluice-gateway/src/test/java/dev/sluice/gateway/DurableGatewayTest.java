@@ -159,47 +159,6 @@ class DurableGatewayTest {
   }
 
   @Test
-  void seedStep4AWriteWhoseConnectionDropsAfterTheProviderSavedItIsReconciledByKeyAndTheAgentGetsSuccess() {
-    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.dropAfterCommit()).method("POST").nth(1));
-    try (GatewayHarness h = harness(fake, GatewayHarness.Options.defaults())) {
-      HttpResponse<String> r = h.send(transfer(h, "k-drop", "sync-482"));
-
-      assertThat(r.statusCode()).isBetween(200, 299);
-      assertThat(r.headers().firstValue("Sluice-Outcome")).hasValue("succeeded");
-      assertThat(r.headers().firstValue("Sluice-Attempts")).hasValue("2");
-      List<Attempt> seen = h.fake.attempts();
-      assertThat(seen).extracting(Attempt::method).containsExactly("POST", "GET");
-      assertThat(seen.get(0).result()).isEqualTo(Attempt.Result.DROPPED);
-      assertThat(seen.get(1).query()).isEqualTo("idempotency_key=k-drop");
-      assertThat(h.fake.records("transfers")).singleElement().satisfies(rec -> assertThat(rec.idempotencyKey()).hasValue("k-drop"));
-      assertThat(h.get("/metrics", null).body()).contains("sluice_reconciliations_total{provider=\"api\",result=\"found\"} 1.0");
-    }
-  }
-
-  @Test
-  void seedStep4RestartVariantTheGatewayDiesWithTheWriteAtTheProviderAndTheNextOneReconcilesItsLocation() throws Exception {
-    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.hold()).method("POST").nth(1));
-    try (GatewayHarness h = harness(fake, GatewayHarness.Options.defaults())) {
-      HttpResponse<String> accepted = h.send(transfer(h, "k-crash", "sync-482").header("Prefer", "respond-async"));
-      assertThat(accepted.statusCode()).isEqualTo(202);
-      String location = accepted.headers().firstValue("Location").orElseThrow();
-      assertThat(h.fake.awaitHeld(1, WAIT)).isTrue();
-      h.gateway.sluice().crashForTesting(); // as if the process died with the request at the provider
-      h.gateway.close();
-      h.fake.releaseHeld(); // the provider saves the transfer; nobody hears the answer
-      awaitTrue(() -> h.fake.records("transfers").size() == 1);
-
-      h.gateway = h.startGateway();
-      HttpResponse<String> done = h.send(agentGet(h, location).header("Prefer", "wait=20"));
-      assertThat(done.statusCode()).isBetween(200, 299);
-      assertThat(done.headers().firstValue("Sluice-Outcome")).hasValue("succeeded");
-      assertThat(h.fake.attempts()).extracting(Attempt::method).containsExactly("POST", "GET");
-      assertThat(h.fake.attempts().get(1).query()).isEqualTo("idempotency_key=k-crash");
-      assertThat(h.fake.records("transfers")).singleElement().satisfies(rec -> assertThat(rec.idempotencyKey()).hasValue("k-crash"));
-    }
-  }
-
-  @Test
   void aMissingOrWrongTokenIsAuditedWithoutItsValue() throws IOException {
     try (GatewayHarness h = harness(FakeProvider.builder(), GatewayHarness.Options.defaults())) {
       assertThat(h.get("/api/v1/invoices/inv_1", null).statusCode()).isEqualTo(401);

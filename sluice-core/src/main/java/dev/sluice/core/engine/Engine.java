@@ -95,6 +95,11 @@ import org.slf4j.LoggerFactory;
  * engine again. Thread-safe.
  */
 public final class Engine {
+  /**
+   * The words every {@link OutcomeCode#BUDGET_EXHAUSTED} reason has when it was the <em>task's</em>
+   * attempt budget that ran out (not the request class's): how an escalation tells the two apart.
+   */
+  public static final String TASK_ATTEMPT_BUDGET_SPENT = "attempts of its budget";
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
   private static final ThreadLocal<ArrayDeque<Runnable>> EFFECTS = ThreadLocal.withInitial(ArrayDeque::new);
   private static final ThreadLocal<Boolean> DRAINING = ThreadLocal.withInitial(() -> false);
@@ -531,7 +536,7 @@ public final class Engine {
       if (leader.budget.maxAttempts().isPresent() && leader.attempts >= leader.budget.maxAttempts().getAsInt()) {
         lane.ready.poll();
         finish(a, now, OutcomeCode.BUDGET_EXHAUSTED, "task " + a.request.taskId() + " has used all " + leader.budget.maxAttempts().getAsInt()
-            + " attempts of its budget", "raise the task's attempt budget or start a new task", Optional.empty());
+            + " " + TASK_ATTEMPT_BUDGET_SPENT, "raise the task's attempt budget or start a new task", Optional.empty());
         continue;
       }
       if (now.isAfter(a.expireAt)) {
@@ -706,7 +711,7 @@ public final class Engine {
           finishCircuitOpen(a, now, open.get());
         } else if (leader.budget.maxAttempts().isPresent() && leader.attempts >= leader.budget.maxAttempts().getAsInt()) {
           finish(a, now, OutcomeCode.BUDGET_EXHAUSTED, d.reason() + "; but task " + a.request.taskId() + " has used all "
-              + leader.budget.maxAttempts().getAsInt() + " attempts of its budget", "raise the task's attempt budget or start a new task", Optional.empty());
+              + leader.budget.maxAttempts().getAsInt() + " " + TASK_ATTEMPT_BUDGET_SPENT, "raise the task's attempt budget or start a new task", Optional.empty());
         } else if (lane.queued >= lane.settings.maxDelayedRequests()) {
           finish(a, now, OutcomeCode.SCOPE_BACKPRESSURE, d.reason() + "; but " + backpressureReason(lane),
               "retry later, when the scope's queue has drained", Optional.empty());

@@ -14,6 +14,11 @@ public enum Trigger {
   DEADLINE_EXCEEDED,
   /** The request class's time budget ({@code max_wait_seconds}) ran out with attempts still allowed. */
   WAIT_BUDGET_EXHAUSTED,
+  /**
+   * The task's own attempt budget (set by the agent) ran out. Like the deadline, it is the agent's
+   * rule: only {@code cancel} is offered.
+   */
+  TASK_BUDGET_EXHAUSTED,
   /** The shared scope's budget ran out: its queue ({@code max_delayed_requests}) was full. */
   SCOPE_EXHAUSTED,
   /** The provider's quota (daily, billing) is used up until its reset. */

@@ -26,8 +26,11 @@ import org.slf4j.LoggerFactory;
  * Turns the engine's and the transport's steps into audit events (DESIGN.md §3 rule 13), in the
  * order they happen: {@code action_requested} at submit, {@code action_sent} just before an
  * attempt's bytes leave, {@code action_result} when its answer arrives, then the engine's reaction
- * ({@code retry_scheduled}, {@code reconciliation_required}, {@code cancelled}, {@code escalated},
- * {@code circuit_opened}, …). It is an {@link ActionLog} decorator around the journal writer, so
+ * ({@code retry_scheduled}, {@code reconciliation_required}, {@code cancelled}, {@code
+ * circuit_opened}, …). {@code escalated} is written once per escalation, by the escalation itself
+ * (internal.Escalations: its id, trigger and options), never by an action's end, so one escalation
+ * is one {@code escalated} record; an action that stops with its outcome unknown ends with {@code
+ * reconciliation_required} (field {@code outcome}), whether or not a person is then asked. It is an {@link ActionLog} decorator around the journal writer, so
  * it is called under the engine's lock: it never blocks there — records are appended (with their
  * fsync) by one thread of its own, in the order they were queued.
  *
@@ -158,7 +161,8 @@ public final class AuditTrail implements ActionLog, AutoCloseable {
       Track t = tracks.remove(id);
       String event = switch (code) {
         case CANCELLED -> "cancelled";
-        case ESCALATED, RECONCILIATION_REQUIRED, OUTCOME_UNKNOWN -> "escalated";
+        case RECONCILIATION_REQUIRED, OUTCOME_UNKNOWN -> "reconciliation_required";
+        // ESCALATED: the escalation writes its own escalated record (with its id); not twice.
         case CIRCUIT_OPEN -> "circuit_opened";
         default -> null; // success and the other ends: the action_result already says it
       };

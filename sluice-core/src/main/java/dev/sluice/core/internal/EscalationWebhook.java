@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The optional escalation webhook ({@code escalation.webhook}): each new escalation's JSON
- * ({@link EscalationJson#of}, wrapped as {@code {"event": "escalation_opened", "escalation": …}})
+ * ({@link EscalationJson#of}, wrapped as {@code {"event": "escalated", "escalation": …}})
  * is POSTed to the configured URL, with a budget of its own — at most {@code max_attempts}, a
  * connection failure, 429 or 5xx retried after 1 s, 2 s, 4 s… (on the engine's scheduler), any
  * other answer final. The secret (read once at start, from env or file like every credential)
@@ -85,7 +85,7 @@ public final class EscalationWebhook implements AutoCloseable {
   /** Queues the delivery of one escalation; returns at once. The future completes with the final HTTP status, or -1. */
   public CompletableFuture<Integer> notify(Escalation e) {
     Map<String, Object> doc = new LinkedHashMap<>();
-    doc.put("event", "escalation_opened");
+    doc.put("event", "escalated");
     doc.put("escalation", EscalationJson.of(e));
     byte[] body;
     try {

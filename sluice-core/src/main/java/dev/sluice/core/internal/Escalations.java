@@ -106,15 +106,17 @@ public final class Escalations {
    * same scope or task; {@link Trigger#UNCERTAIN_WRITE} is decided by the caller from the state the
    * action reached.
    */
-  public Optional<Trigger> triggerFor(ActionId id, OutcomeCode code) {
+  public Optional<Trigger> triggerFor(ActionId id, OutcomeCode code, String reason) {
     Optional<ActionRecord> a = journal.action(id);
     if (a.isEmpty()) {
       return Optional.empty();
     }
     Trigger t = switch (code) {
       case DEADLINE_EXCEEDED -> Trigger.DEADLINE_EXCEEDED;
-      // Attempts left: it was the time budget that ran out (the seed's "remaining wait").
-      case BUDGET_EXHAUSTED -> a.get().attemptsUsed() < a.get().requestClass().maxAttempts() ? Trigger.WAIT_BUDGET_EXHAUSTED : null;
+      // The task's attempt budget (the agent's rule), else, with the class's attempts left, the
+      // time budget (the seed's "remaining wait"); the class's attempts spent is an ordinary end.
+      case BUDGET_EXHAUSTED -> reason.contains(dev.sluice.core.engine.Engine.TASK_ATTEMPT_BUDGET_SPENT) ? Trigger.TASK_BUDGET_EXHAUSTED
+          : a.get().attemptsUsed() < a.get().requestClass().maxAttempts() ? Trigger.WAIT_BUDGET_EXHAUSTED : null;
       case SCOPE_BACKPRESSURE -> Trigger.SCOPE_EXHAUSTED;
       case QUOTA_EXHAUSTED -> Trigger.QUOTA_EXHAUSTED;
       case CIRCUIT_OPEN -> a.get().write() ? Trigger.CIRCUIT_OPEN_WRITE : null;
@@ -135,7 +137,10 @@ public final class Escalations {
     return settings().enabled(Trigger.UNCERTAIN_WRITE);
   }
 
-  /** Records the escalation of the action (durable), writes {@code escalation_opened} and tells the listener. */
+  /**
+   * Records the escalation of the action (durable), writes the audit event {@code escalated} (the
+   * seed's name; with the escalation id, trigger and options) and tells the listener.
+   */
   public Optional<Escalation> raise(ActionId id, Trigger trigger, String detail) {
     try {
       ActionRecord a = journal.action(id).orElseThrow();
@@ -153,7 +158,7 @@ public final class Escalations {
         f.put("scope", a.scope().scope());
         a.idempotencyKey().ifPresent(k -> f.put("idempotency", k));
         f.put("options", String.join(",", options.stream().map(DecisionOption::code).toList()));
-        t.event("escalation_opened", r.createdAt(), f);
+        t.event("escalated", r.createdAt(), f);
       });
       LOG.info("escalation {} raised for action {} of task {}: {}", r.id(), id, a.taskId(), trigger.code());
       try {
@@ -216,7 +221,7 @@ public final class Escalations {
   private static String dedupeKey(Trigger t, ActionRecord a) {
     return switch (t) {
       case SCOPE_EXHAUSTED, QUOTA_EXHAUSTED, REPEATED_RATE_LIMITS -> t.code() + " scope " + a.scope();
-      case DEADLINE_EXCEEDED, WAIT_BUDGET_EXHAUSTED, CIRCUIT_OPEN_WRITE -> t.code() + " task " + a.taskId();
+      case DEADLINE_EXCEEDED, WAIT_BUDGET_EXHAUSTED, TASK_BUDGET_EXHAUSTED, CIRCUIT_OPEN_WRITE -> t.code() + " task " + a.taskId();
       case UNCERTAIN_WRITE, APPROVAL_REQUIRED -> t.code() + " action " + a.actionId();
     };
   }
@@ -248,9 +253,9 @@ public final class Escalations {
         }
       }
       default -> {
-        // Past the task's deadline nothing of the task may be sent (the deadline is the agent's
-        // rule, not Sluice's to lift): only cancelling the task is offered.
-        if (a.payloadKept() && trigger != Trigger.DEADLINE_EXCEEDED) {
+        // Past the task's deadline, or with its attempt budget spent, nothing of the task may be
+        // sent (both are the agent's rules, not Sluice's to lift): only cancelling is offered.
+        if (a.payloadKept() && trigger != Trigger.DEADLINE_EXCEEDED && trigger != Trigger.TASK_BUDGET_EXHAUSTED) {
           out.add(DecisionOption.RETRY_SAME_KEY);
         }
         out.add(DecisionOption.CANCEL);

@@ -243,7 +243,7 @@ public final class JournalWriter implements ActionLog, AutoCloseable {
       Escalations esc = escalations;
       Optional<dev.sluice.core.escalation.Trigger> trigger = Optional.empty();
       if (esc != null && to == ActionState.FAILED) {
-        trigger = esc.triggerFor(id, code);
+        trigger = esc.triggerFor(id, code, reason);
       }
       if (trigger.isPresent()) {
         // Stopped for a person, not failed: the escalated state keeps the operator's options open.

@@ -86,6 +86,9 @@ class BudgetTest {
     assertThat(b.join().outcome()).isEqualTo(OutcomeCode.BUDGET_EXHAUSTED);
     assertThat(b.join().attempts()).isZero();
     assertThat(fx.transport.calls()).hasSize(3);
+    // Both paths name the task's budget in the words an escalation is labelled by (task_budget_exhausted).
+    assertThat(a.join().reason()).contains(Engine.TASK_ATTEMPT_BUDGET_SPENT);
+    assertThat(b.join().reason()).contains(Engine.TASK_ATTEMPT_BUDGET_SPENT);
   }
 
   @Test

@@ -52,16 +52,19 @@ class AuditTrailTest {
     try (AuditLog log = AuditLog.open(AuditSettings.in(dir), () -> T0)) {
       AuditTrail trail = new AuditTrail(log, journal, () -> T0);
       trail.reconciling(a, T0.plusSeconds(5), Duration.ZERO);
-      trail.finished(a, OutcomeCode.ESCALATED, "unknown", OptionalInt.of(504), Duration.ofSeconds(3), Optional.empty());
+      trail.finished(a, OutcomeCode.RECONCILIATION_REQUIRED, "unknown", OptionalInt.of(504), Duration.ofSeconds(3), Optional.empty());
+      // An escalation writes its own escalated record (Escalations); the action's end adds none.
+      trail.finished(ActionId.newId(T0), OutcomeCode.ESCALATED, "for a person", OptionalInt.empty(), Duration.ZERO, Optional.empty());
       trail.finished(b, OutcomeCode.CANCELLED, "task t was cancelled", OptionalInt.empty(), Duration.ZERO, Optional.empty());
       trail.finished(b, OutcomeCode.SUCCEEDED, "ok", OptionalInt.of(200), Duration.ZERO, Optional.empty());
       trail.close();
     }
 
-    assertThat(inner).containsExactly("reconciling", "finished ESCALATED", "finished CANCELLED", "finished SUCCEEDED");
+    assertThat(inner).containsExactly("reconciling", "finished RECONCILIATION_REQUIRED", "finished ESCALATED", "finished CANCELLED", "finished SUCCEEDED");
     List<JsonNode> r = records();
-    assertThat(r).extracting(n -> n.path("event").asText()).containsExactly("reconciliation_required", "escalated", "cancelled");
+    assertThat(r).extracting(n -> n.path("event").asText()).containsExactly("reconciliation_required", "reconciliation_required", "cancelled");
     assertThat(r.get(0).path("due").asText()).isEqualTo(T0.plusSeconds(5).toString());
+    assertThat(r.get(1).path("outcome").asText()).isEqualTo("reconciliation_required");
     assertThat(r.get(1).path("status").asInt()).isEqualTo(504);
     assertThat(r).allSatisfy(n -> assertThat(n.has("reason")).as("free-text reasons are not recorded").isFalse());
   }

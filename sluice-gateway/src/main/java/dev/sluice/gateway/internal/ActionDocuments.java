@@ -44,7 +44,7 @@ final class ActionDocuments {
       ActionState s = r.get().state();
       m.put("state", stateOf(s));
       m.put("journal_state", s.code());
-      m.put("due_at", s == ActionState.QUEUED || s == ActionState.DELAYED ? Problem.rfc3339(r.get().dueAt()) : null);
+      m.put("due_at", s == ActionState.QUEUED || s == ActionState.DELAYED ? Problem.rfc3339(dueAt(sluice, e, r.get())) : null);
       m.put("attempts", r.get().attemptsUsed());
       return m;
     }
@@ -54,6 +54,18 @@ final class ActionDocuments {
     m.put("state", q.isPresent() ? "waiting" : "in_flight");
     m.put("due_at", q.map(x -> Problem.rfc3339(x.dueAt())).orElse(null));
     return m;
+  }
+
+  /**
+   * When a queued journaled action may leave: the journal's due time, or the engine's when its
+   * queue holds the action later (a scope hold, e.g. another task's 429, is the engine's to know;
+   * the journal records the due time of retries only).
+   */
+  private static java.time.Instant dueAt(Sluice sluice, ActionRegistry.Entry e, ActionRecord r) {
+    String internalTask = TaskNames.internal(e.agent(), e.task());
+    return sluice.queue(e.provider()).stream()
+        .filter(x -> x.taskId().equals(internalTask) && x.method().equals(r.method()) && x.target().equals(r.target()))
+        .map(QueuedRequest::dueAt).filter(d -> d.isAfter(r.dueAt())).min(java.util.Comparator.naturalOrder()).orElse(r.dueAt());
   }
 
   /** A journaled action this process does not hold: the durable record, without the response body. */
