@@ -31,11 +31,17 @@ import java.util.OptionalInt;
  * Measured against the fake provider (R = 50/s, burst 10, {@code r=0;t=1}), holding until the
  * reset capped the scope at about 10 requests a second, and pacing by the configured bucket alone
  * (whose credit does not know the provider's bucket is empty) drew 429s (bench/run quota).
+ *
+ * <p>Time is kept as nanoseconds since the epoch in {@code long}s, not {@link Instant}s: this runs
+ * for every send decision, under the engine's lock, and {@code bench/run engine} measured the
+ * {@code Instant} arithmetic (an allocation per step) at about half the decision's cost. Instants
+ * beyond the year 2116 are clamped (a provider's absurd reset date stays "far away").
  */
 public final class Pacer {
-  private record Rate(int requests, Duration per, int backgroundLimit, int burst) {
-    Duration interval() {
-      return per.dividedBy(requests);
+  private record Rate(int requests, long perNanos, int backgroundLimit, int burst, long intervalNanos) {
+    static Rate of(int requests, Duration per, int backgroundLimit, int burst) {
+      long p = per.toNanos();
+      return new Rate(requests, p, backgroundLimit, burst, p / requests);
     }
   }
 
@@ -45,47 +51,55 @@ public final class Pacer {
   /** How many sends are remembered while no rate is known. */
   static final int UNKNOWN_RATE_LOG = 256;
 
+  private static final long NONE = Long.MIN_VALUE;
+  /** About the year 2116: far enough for any real reset, with room left for the additions below. */
+  private static final long FAR = Long.MAX_VALUE / 2;
+
   private final Optional<Rate> configured;
-  private Instant[] ring = new Instant[16];
+  private long[] ring = new long[16];
   private int head;
   private int size;
-  private Instant tat;
+  private long tat = NONE;
   private long estimate = Long.MIN_VALUE; // unknown
-  private Instant estimateReset;
+  private long estimateReset = NONE;
   // The provider's bucket as last seen with a short reset: units at `modelAt`, sends since.
-  private Instant modelAt;
+  private long modelAt = NONE;
   private long modelUnits;
   private long modelSent;
+  // The rate learned from headers, kept while the same observation is in force (no allocation per decision).
+  private LearnedQuota learnedFor;
+  private Optional<Rate> learnedRate = Optional.empty();
 
   public Pacer(Optional<RateSettings> configured) {
-    this.configured = configured.map(r -> new Rate(r.requests(), r.per(), r.backgroundLimit(), r.burst().orElse(1)));
+    this.configured = configured.map(r -> Rate.of(r.requests(), r.per(), r.backgroundLimit(), r.burst().orElse(1)));
   }
 
   /** The earliest instant, not before {@code now}, at which a send of this priority may leave. */
   public Instant earliest(Priority priority, Instant now, Optional<LearnedQuota> learned) {
-    Instant t = now;
+    long n = nanos(now);
+    long t = n;
     Optional<Rate> rate = rate(learned);
     if (rate.isPresent()) {
       Rate r = rate.get();
-      prune(now, r.per());
+      prune(n, r.perNanos());
       int limit = priority == Priority.INTERACTIVE ? r.requests() : r.backgroundLimit();
       if (size >= limit) {
-        t = max(t, at(size - limit).plus(r.per()));
+        t = Math.max(t, at(size - limit) + r.perNanos());
       }
-      if (tat != null) {
-        t = max(t, tat.minus(r.interval().multipliedBy(r.burst() - 1)));
+      if (tat != NONE) {
+        t = Math.max(t, tat - r.intervalNanos() * (r.burst() - 1));
       }
     }
-    if (estimate != Long.MIN_VALUE && estimate <= 0 && estimateReset != null && estimateReset.isAfter(now)) {
-      t = max(t, estimateReset);
+    if (estimate != Long.MIN_VALUE && estimate <= 0 && estimateReset != NONE && estimateReset > n) {
+      t = Math.max(t, estimateReset);
     }
-    if (modelAt != null && rate.isPresent()) {
+    if (modelAt != NONE && rate.isPresent()) {
       long owed = 1 + modelSent - modelUnits;
       if (owed > 0) {
-        t = max(t, modelAt.plus(rate.get().interval().multipliedBy(owed)));
+        t = Math.max(t, modelAt + rate.get().intervalNanos() * owed);
       }
     }
-    return t;
+    return t == n ? now : instant(t);
   }
 
   /**
@@ -94,20 +108,21 @@ public final class Pacer {
    * must count there.
    */
   public void onSend(Instant now, Optional<LearnedQuota> learned) {
+    long n = nanos(now);
     Optional<Rate> rate = rate(learned);
     if (rate.isPresent()) {
       Rate r = rate.get();
-      push(now, r.requests());
-      Instant base = tat == null || tat.isBefore(now) ? now : tat;
-      tat = base.plus(r.interval());
+      push(n, r.requests());
+      long base = tat == NONE || tat < n ? n : tat;
+      tat = base + r.intervalNanos();
     } else {
-      push(now, UNKNOWN_RATE_LOG);
+      push(n, UNKNOWN_RATE_LOG);
     }
-    if (modelAt != null) {
+    if (modelAt != NONE) {
       modelSent++;
     }
     if (estimate != Long.MIN_VALUE) {
-      if (estimateReset != null && !estimateReset.isAfter(now)) {
+      if (estimateReset != NONE && estimateReset <= n) {
         estimate = Long.MIN_VALUE; // the provider's counter has reset: the estimate is stale
       } else {
         estimate--;
@@ -128,25 +143,26 @@ public final class Pacer {
     Optional<Rate> rate = rate(learned);
     if (rate.isPresent() && !q.resetAt().get().isAfter(q.observedAt().plus(HEADER_RESOLUTION))) {
       estimate = Long.MIN_VALUE;
-      estimateReset = null;
+      estimateReset = NONE;
       // Keep the model when it already expects no more than this response says: an answer that
       // overtook a later one would otherwise make it optimistic, and a model started at an earlier
       // response keeps the sends spaced one interval apart instead of one interval after each answer.
-      if (modelAt == null || units < predicted(q.observedAt(), rate.get())) {
-        modelAt = q.observedAt();
+      long observed = nanos(q.observedAt());
+      if (modelAt == NONE || units < predicted(observed, rate.get())) {
+        modelAt = observed;
         modelUnits = units;
         modelSent = 0;
       }
       return;
     }
-    modelAt = null;
+    modelAt = NONE;
     estimate = units;
-    estimateReset = q.resetAt().get();
+    estimateReset = nanos(q.resetAt().get());
   }
 
-  /** The units the model expects the provider to hold at {@code t}. */
-  private long predicted(Instant t, Rate r) {
-    long gained = t.isAfter(modelAt) ? Duration.between(modelAt, t).toNanos() / Math.max(1, r.interval().toNanos()) : 0;
+  /** The units the model expects the provider to hold at {@code t} (nanoseconds since the epoch). */
+  private long predicted(long t, Rate r) {
+    long gained = t > modelAt ? (t - modelAt) / Math.max(1, r.intervalNanos()) : 0;
     return modelUnits + gained - modelSent;
   }
 
@@ -160,24 +176,28 @@ public final class Pacer {
       return configured;
     }
     if (learned.isPresent() && learned.get().hasRate()) {
-      long limit = Math.min(Integer.MAX_VALUE, learned.get().limit().getAsLong());
-      return Optional.of(new Rate((int) limit, learned.get().window().get(), (int) limit, 1));
+      LearnedQuota q = learned.get();
+      if (q != learnedFor) {
+        long limit = Math.min(Integer.MAX_VALUE, q.limit().getAsLong());
+        learnedRate = Optional.of(Rate.of((int) limit, q.window().get(), (int) limit, 1));
+        learnedFor = q;
+      }
+      return learnedRate;
     }
     return Optional.empty();
   }
 
-  private void prune(Instant now, Duration per) {
-    Instant floor = now.minus(per);
-    while (size > 0 && !at(0).isAfter(floor)) {
-      ring[head] = null;
+  private void prune(long now, long perNanos) {
+    long floor = now - perNanos;
+    while (size > 0 && at(0) <= floor) {
       head = (head + 1) % ring.length;
       size--;
     }
   }
 
-  private void push(Instant t, int keep) {
+  private void push(long t, int keep) {
     if (size == ring.length && size < keep) {
-      Instant[] bigger = new Instant[ring.length * 2];
+      long[] bigger = new long[ring.length * 2];
       for (int i = 0; i < size; i++) {
         bigger[i] = at(i);
       }
@@ -186,7 +206,6 @@ public final class Pacer {
     }
     if (size == ring.length || size >= keep) {
       // Only the last `keep` sends can decide a window; drop the oldest.
-      ring[head] = null;
       head = (head + 1) % ring.length;
       size--;
     }
@@ -194,11 +213,23 @@ public final class Pacer {
     size++;
   }
 
-  private Instant at(int i) {
+  private long at(int i) {
     return ring[(head + i) % ring.length];
   }
 
-  private static Instant max(Instant a, Instant b) {
-    return a.isAfter(b) ? a : b;
+  /** Nanoseconds since the epoch, clamped to ±{@link #FAR}. */
+  static long nanos(Instant i) {
+    long s = i.getEpochSecond();
+    if (s >= FAR / 1_000_000_000L) {
+      return FAR;
+    }
+    if (s <= -FAR / 1_000_000_000L) {
+      return -FAR;
+    }
+    return s * 1_000_000_000L + i.getNano();
+  }
+
+  private static Instant instant(long nanos) {
+    return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
   }
 }

@@ -82,4 +82,19 @@ class PacerTest {
     unknown.onObservation(seen(0, T0, Duration.ofSeconds(1)), 0);
     assertThat(unknown.earliest(Priority.INTERACTIVE, T0, Optional.empty())).isEqualTo(T0.plusSeconds(1));
   }
+
+  @Test
+  void aResetCenturiesAwayHoldsWithoutOverflowAndSubNanosecondPrecisionIsKept() {
+    // Time is kept as long nanoseconds: an absurd reset date is clamped, never wrapped to the past.
+    Pacer learned = new Pacer(Optional.empty());
+    Optional<LearnedQuota> far = Optional.of(new LearnedQuota(OptionalLong.of(100), Optional.of(Duration.ofSeconds(60)), OptionalLong.of(0),
+        Optional.of(Instant.parse("9999-12-31T23:59:59Z")), T0, "RateLimit"));
+    learned.onObservation(far, 0);
+    assertThat(learned.earliest(Priority.INTERACTIVE, T0, far)).isAfter(Instant.parse("2100-01-01T00:00:00Z"));
+
+    Instant odd = T0.plusNanos(123_456_789);
+    assertThat(earliest(odd)).isSameAs(odd);
+    pacer.onSend(odd, Optional.empty());
+    assertThat(earliest(odd)).isEqualTo(odd); // burst 10: the second send may follow at once
+  }
 }
