@@ -419,6 +419,36 @@ public final class Sluice implements AutoCloseable {
    * Actions of the task held for per-call approval are cancelled too: nothing was sent, and an
    * approval that comes later finds the action cancelled instead of sending it.
    */
+  /** The approval escalation of a withdrawn action is closed as rejected by Sluice, so no one is asked to decide it. */
+  private void closeApproval(JournalWriter w, ActionId action, Instant now) {
+    if (escalations.isEmpty()) {
+      return;
+    }
+    for (EscalationRecord e : w.journal().escalations()) {
+      if (e.actionId().equals(action) && e.decision().isEmpty()) {
+        try {
+          EscalationRecord decided = w.call(() -> w.journal().decide(e.id(),
+              new Decision(DecisionOption.REJECT, "sluice", "the task was cancelled while the action awaited approval", false, now))).join();
+          escalations.get().decided(decided);
+          audit.ifPresent(t -> {
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("escalation", e.id().toString());
+            f.put("task", w.journal().action(action).map(ActionRecord::taskId).orElse(""));
+            f.put("action", action.toString());
+            f.put("trigger", e.trigger().code());
+            f.put("option", DecisionOption.REJECT.code());
+            f.put("by", "sluice");
+            f.put("reason", "the task was cancelled while the action awaited approval");
+            f.put("confirmation", false);
+            t.event("decision_recorded", now, f);
+          });
+        } catch (java.util.concurrent.CompletionException decidedMeanwhile) {
+          // an operator decided it at the same moment: that record stands
+        }
+      }
+    }
+  }
+
   private int cancelHeld(String taskId) {
     if (writer.isEmpty() || closed) {
       return 0;
@@ -437,6 +467,7 @@ public final class Sluice implements AutoCloseable {
         continue; // decided meanwhile (approved or rejected): that decision stands
       }
       Instant now = scheduler.now();
+      closeApproval(w, h.getKey(), now);
       h.getValue().complete(new Outcome(taskId, 0, OutcomeCode.CANCELLED, false, false, 0, Duration.ZERO, OptionalInt.empty(), Optional.empty(),
           "nothing was sent; the task is cancelled", "task cancelled while action " + h.getKey() + " awaited an operator's approval",
           Optional.empty(), Optional.empty(), false, now, false));
@@ -671,6 +702,24 @@ public final class Sluice implements AutoCloseable {
         && request.option() != DecisionOption.ACKNOWLEDGE) {
       throw new DecisionException(DecisionException.Kind.NOT_OFFERED, "provider '" + a.scope().provider() + "' is no longer in the policy;"
           + " only cancel, reject or acknowledge can be decided");
+    }
+    // Everything that can refuse the decision is checked before it is recorded: a refused decision
+    // leaves no record (review: an approval of a cancelled task's action was recorded, then refused).
+    ActionState needed = switch (request.option()) {
+      case QUERY_EXISTING, RETRY_SAME_KEY, SEND_NEW -> ActionState.ESCALATED;
+      case APPROVE, REJECT -> ActionState.AWAITING_APPROVAL;
+      case CANCEL, ACKNOWLEDGE -> null;
+    };
+    if (needed != null) {
+      requireState(a, needed, id);
+    }
+    if (journal.isCancelled(a.taskId()) && request.option() != DecisionOption.CANCEL && request.option() != DecisionOption.REJECT
+        && request.option() != DecisionOption.ACKNOWLEDGE) {
+      // After a restart the engine does not know the task was cancelled; the journal does. Nothing
+      // more of a cancelled task is sent, not even a look-up that could end in a resend.
+      throw new DecisionException(DecisionException.Kind.NOT_OFFERED, "task " + a.taskId() + " was cancelled: nothing more of it is sent;"
+          + " decide cancel or acknowledge" + a.idempotencyKey().map(k -> " (the provider can be asked about idempotency key " + k + " directly)")
+          .orElse(""));
     }
     Instant now = scheduler.now();
     Decision d = new Decision(request.option(), request.by(), request.reason(), request.confirm(), now);

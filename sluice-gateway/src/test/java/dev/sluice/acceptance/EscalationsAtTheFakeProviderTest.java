@@ -258,6 +258,33 @@ class EscalationsAtTheFakeProviderTest {
   }
 
   @Test
+  void aCancelledTasksEscalatedWriteIsNeverResentByADecisionAfterARestartAndTheRefusalRecordsNothing() throws Exception {
+    // Regression (review): after a restart the engine did not know the task was cancelled, and
+    // send_new / retry_same_key sent the write again; a refused decision was recorded anyway.
+    FakeProvider.Builder fake = FakeProvider.builder().idempotency("records", false).fault(FaultRule.of(Fault.dropAfterCommit()).method("POST"));
+    try (SqliteJournal journal = SqliteJournal.open(dir)) {
+      Escalation e;
+      try (Harness first = Harness.wallClock(fake, RECORDS_NO_LOOKUP, journal)) {
+        Submission s = first.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/records").task("inviter")
+            .header("Content-Type", "application/json").body("{\"name\":\"ada\"}").build());
+        assertThat(s.outcome().get(20, TimeUnit.SECONDS).outcome()).isEqualTo(OutcomeCode.RECONCILIATION_REQUIRED);
+        e = first.sluice.escalations().get(0);
+        first.sluice.cancel("inviter");
+        assertThat(of(first.fake, "POST")).hasSize(1);
+      }
+      try (Harness next = Harness.wallClock(FakeProvider.builder().idempotency("records", false), RECORDS_NO_LOOKUP, journal)) {
+        assertThatThrownBy(() -> next.sluice.decide(e.id(), new DecisionRequest(DecisionOption.SEND_NEW, "ops-ana", "resend", true)))
+            .isInstanceOf(DecisionException.class).hasMessageContaining("was cancelled");
+        assertThat(next.sluice.escalation(e.id()).orElseThrow().open()).as("a refused decision records nothing").isTrue();
+        assertThat(next.fake.attempts()).isEmpty();
+        DecisionResult r = next.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.CANCEL, "ops-ana", "the task is gone"));
+        assertThat(r.escalation().decision().orElseThrow().option()).isEqualTo(DecisionOption.CANCEL);
+        assertThat(next.fake.attempts()).isEmpty();
+      }
+    }
+  }
+
+  @Test
   void cancellingATaskCancelsItsActionHeldForApprovalAndALaterApprovalSendsNothing() throws Exception {
     // Regression (MCP review): cancel touched only the engines' queues, so a held action stayed
     // awaiting approval, its caller waiting, after its task was cancelled.
@@ -271,8 +298,10 @@ class EscalationsAtTheFakeProviderTest {
       assertThat(o.outcome()).isEqualTo(OutcomeCode.CANCELLED);
       assertThat(o.requestSent()).isFalse();
       assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.CANCELLED);
+      assertThat(h.sluice.escalation(e.id()).orElseThrow().open()).as("the withdrawn approval asks no one").isFalse();
+      assertThat(h.sluice.escalation(e.id()).orElseThrow().decision().orElseThrow().by()).isEqualTo("sluice");
       assertThatThrownBy(() -> h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.APPROVE, "cfo-maria", "late")))
-          .hasMessageContaining("cancelled");
+          .hasMessageContaining("already decided");
       h.runUntil(Harness.T0.plusSeconds(600));
       assertThat(h.fake.attempts()).isEmpty();
     }
