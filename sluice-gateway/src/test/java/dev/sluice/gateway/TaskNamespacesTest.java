@@ -65,6 +65,26 @@ class TaskNamespacesTest {
     }
   }
 
+  @Test
+  void aTaskNameThatNeedsPercentEncodingInTheUrlIsCancelledByItsDecodedName() {
+    // Regression (review): DELETE /v1/tasks/nightly%20sync cancelled a task named "nightly%20sync",
+    // which nobody had, and the agent's "nightly sync" went on.
+    FakeProvider.Builder fake = FakeProvider.builder().fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(30))).path("/v1/invoices/{id}"));
+    try (GatewayHarness h = new GatewayHarness(fake, ROUTE)) {
+      HttpResponse<String> r = call(h, GatewayHarness.AGENT_TOKEN,
+          HttpRequest.newBuilder(h.uri("/api/v1/invoices/inv_1")).header("Sluice-Task", "nightly sync").header("Prefer", "respond-async"));
+      assertThat(r.statusCode()).isEqualTo(202);
+      String location = r.headers().firstValue("Location").orElseThrow();
+      awaitWaiting(h, GatewayHarness.AGENT_TOKEN, location);
+
+      HttpResponse<String> cancel = call(h, GatewayHarness.AGENT_TOKEN, HttpRequest.newBuilder(h.uri("/v1/tasks/nightly%20sync")).DELETE());
+      assertThat(cancel.statusCode()).isEqualTo(200);
+      assertThat(cancel.body()).contains("\"task\":\"nightly sync\"", "\"cancelled\":1");
+      assertThat(call(h, GatewayHarness.AGENT_TOKEN, HttpRequest.newBuilder(h.uri(location))).body()).contains("\"outcome\":\"cancelled\"");
+      assertThat(h.fake.attempts()).hasSize(1);
+    }
+  }
+
   private static void awaitWaiting(GatewayHarness h, String token, String location) {
     long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!call(h, token, HttpRequest.newBuilder(h.uri(location))).body().contains("\"state\":\"waiting\"")) {

@@ -529,6 +529,15 @@ public final class GatewayHandler extends Handler.Abstract {
 
   // ---------------------------------------------------------------- admin API
 
+  /**
+   * A task name from a path segment, percent-decoded: the agent sent {@code Sluice-Task: nightly
+   * sync}, the operator's URL says {@code nightly%20sync} (review: the encoded form was cancelled,
+   * a task nobody had, and the real one went on).
+   */
+  private static String taskName(String segment) {
+    return org.eclipse.jetty.util.URIUtil.decodePath(segment);
+  }
+
   private void admin(Request request, Response response, Callback callback, String rawPath) {
     Optional<String> token = Tokens.bearer(request.getHeaders().get("Authorization"));
     Optional<String> operatorId = operators.operator(token);
@@ -572,16 +581,17 @@ public final class GatewayHandler extends Handler.Abstract {
     } else if (taskCall && method.equals("GET")) {
       // The operator may name one agent's task (?agent=); without it, every agent's task of that name.
       Optional<String> who = agent.isPresent() ? agent : queryParameter(request, "agent");
-      List<Map<String, Object>> list = actions.ofTask(who, seg[2]).stream().map(e -> ActionDocuments.live(s, e)).toList();
+      String taskName = taskName(seg[2]);
+      List<Map<String, Object>> list = actions.ofTask(who, taskName).stream().map(e -> ActionDocuments.live(s, e)).toList();
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put("task", seg[2]);
+      m.put("task", taskName);
       who.ifPresent(a -> m.put("agent", a));
       m.put("actions", list);
       Http.writeJson(response, list.isEmpty() ? 404 : 200, m, callback);
     } else if (seg.length >= 2 && seg[1].equals("escalations")) {
       new EscalationEndpoints(s).handle(request, response, callback, seg);
     } else if (taskCall) {
-      cancel(request, response, callback, s, seg[2], agent);
+      cancel(request, response, callback, s, taskName(seg[2]), agent);
     } else {
       refuse(response, callback, 404, "unknown_endpoint", "Unknown admin endpoint",
           "known: GET /v1/scopes, GET /v1/actions/{id}, GET /v1/tasks/{id}, DELETE /v1/tasks/{id}, GET /v1/audit, GET /v1/escalations, "
