@@ -74,7 +74,7 @@ public final class EscalationEndpoints {
           problem(response, callback, 413, "request_too_large", "Request too large", "send {\"by\", \"reason\"}", "send a small JSON object");
           return;
         }
-        body(response, callback, id.get(), body);
+        guarded(response, callback, () -> body(response, callback, id.get(), body));
       });
       return;
     }
@@ -85,11 +85,26 @@ public final class EscalationEndpoints {
               + MAX_DECISION_BYTES + " bytes)", "send {\"option\", \"by\", \"reason\", \"confirm\"}");
           return;
         }
-        decide(response, callback, id.get(), body);
+        guarded(response, callback, () -> decide(response, callback, id.get(), body));
       });
       return;
     }
     notFound(response, callback);
+  }
+
+  /**
+   * Runs a handler inside the body's completion, where an exception would be swallowed and the
+   * request left hanging (review): anything unexpected answers 500, telling the operator to read
+   * the escalation again before deciding anew (the decision may have been recorded).
+   */
+  private void guarded(Response response, Callback callback, Runnable handler) {
+    try {
+      handler.run();
+    } catch (RuntimeException e) {
+      LOG.warn("escalation endpoint failed: {}", e.toString());
+      problem(response, callback, 500, "internal_error", "Internal error", "the request failed inside Sluice; the decision may or may not be recorded",
+          "read the escalation again (GET /v1/escalations/{id}) before deciding anew");
+    }
   }
 
   private void decide(Response response, Callback callback, EscalationId id, byte[] body) {
