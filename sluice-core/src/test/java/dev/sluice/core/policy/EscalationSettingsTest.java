@@ -65,4 +65,24 @@ class EscalationSettingsTest {
         .satisfies(x -> assertThat(x.message()).contains("expected an absolute http or https URL"));
     assertThat(p).allSatisfy(x -> assertThat(x.toString()).contains("sluice.yaml"));
   }
+
+  @Test
+  void aBearerSecretIsNeverSentToAPlainHttpWebhookExceptOnLoopback() {
+    List<Problem> p = problems("""
+        escalation:
+          webhook: {url: "http://ops.example.com/hook", secret_env: HOOK_SECRET, signature: bearer}
+        """);
+    assertThat(p).singleElement().satisfies(x -> {
+      assertThat(x.path()).isEqualTo("escalation.webhook.url");
+      assertThat(x.message()).contains("expected an https URL (or a loopback one)");
+    });
+    assertThat(problems("""
+        escalation:
+          webhook: {url: "http://127.0.0.1:9/hook", secret_env: HOOK_SECRET, signature: bearer}
+        """)).isEmpty();
+    assertThat(problems("""
+        escalation:
+          webhook: {url: "http://ops.example.com/hook", secret_env: HOOK_SECRET}
+        """)).as("an HMAC signature does not reveal the secret").isEmpty();
+  }
 }

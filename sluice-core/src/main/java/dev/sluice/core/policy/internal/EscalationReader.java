@@ -75,6 +75,11 @@ final class EscalationReader {
     EscalationSettings.Signature signature = m.optional("signature")
         .flatMap(x -> x.choice(Map.of("hmac", EscalationSettings.Signature.HMAC, "bearer", EscalationSettings.Signature.BEARER)))
         .orElse(EscalationSettings.Signature.HMAC);
+    if (signature == EscalationSettings.Signature.BEARER && secret.isPresent() && url.isPresent() && !BaseUrls.isHttpsOrLoopback(url.get())) {
+      // As for provider credentials: a bearer secret is never sent in clear, except to loopback.
+      m.optional("url").ifPresent(x -> x.error("found '" + url.get() + "', expected an https URL (or a loopback one): with signature: bearer"
+          + " the webhook's secret travels in the Authorization header"));
+    }
     int attempts = m.optional("max_attempts").flatMap(x -> x.integer(1, 10, "1 to 10")).orElse(3);
     Duration timeout = m.optional("timeout_seconds").flatMap(x -> x.seconds(false)).orElse(Duration.ofSeconds(5));
     if (url.isEmpty()) {
