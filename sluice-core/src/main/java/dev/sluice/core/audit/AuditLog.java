@@ -201,7 +201,15 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
+  /** Why the log stopped, once an append failed; null while it works. */
+  private String broken;
+
   private long write(String event, Instant at, Map<String, ?> fields) {
+    if (broken != null) {
+      // After a failed append the next record would reuse its seq, and with encryption its nonce:
+      // two plaintexts under one AES-GCM nonce leak both. Nothing more is written (review).
+      throw new IllegalStateException("the audit log stopped after a failed append (" + broken + "); restart Sluice once the disk is fixed");
+    }
     if (event == null || event.isBlank()) {
       throw new IllegalArgumentException("an audit event needs a name");
     }
@@ -246,6 +254,7 @@ public final class AuditLog implements AutoCloseable {
       }
       channel.force(false);
     } catch (IOException e) {
+      broken = e.getMessage();
       throw new UncheckedIOException("cannot append to the audit log: " + e.getMessage(), e);
     }
     seq = n;
