@@ -293,7 +293,7 @@ class SeedSequenceThroughTheGatewayTest {
       JsonNode after = JSON.readTree(h.get("/v1/escalations/" + id, GatewayHarness.OPERATOR_TOKEN).body());
       assertThat(after.path("state").asText()).isEqualTo("decided");
       assertThat(after.path("decision").path("option").asText()).isEqualTo("cancel");
-      assertThat(after.path("decision").path("by").asText()).isEqualTo("ops-ana");
+      assertThat(after.path("decision").path("by").asText()).isEqualTo("ops-ana (operator operator)"); // the name given, and who held the token
     } finally {
       hook.stop(0);
     }

@@ -34,9 +34,24 @@ public final class EscalationEndpoints {
   private static final int MAX_DECISION_BYTES = 16 * 1024;
 
   private final Sluice sluice;
+  private final String operator;
 
-  public EscalationEndpoints(Sluice sluice) {
+  /**
+   * @param operator the id of the operator whose token authenticated the request: recorded with
+   *     the {@code by} the body gives, so a decision or a body view names who really held the token
+   */
+  public EscalationEndpoints(Sluice sluice, String operator) {
     this.sluice = sluice;
+    this.operator = operator;
+  }
+
+  /** {@code by} as recorded: the name given, and the authenticated operator when it differs. */
+  String recordedBy(String by) {
+    if (by.equals(operator)) {
+      return by;
+    }
+    String given = by.length() > 150 ? by.substring(0, 150) + "…" : by;
+    return given + " (operator " + operator + ")";
   }
 
   /** Handles {@code /v1/escalations...}; {@code seg} is the path split on '/', seg[1] = "escalations". */
@@ -121,7 +136,7 @@ public final class EscalationEndpoints {
       if (!confirm.isMissingNode() && !confirm.isBoolean()) {
         throw new IllegalArgumentException("'confirm' is true or false");
       }
-      req = new DecisionRequest(option, text(n, "by"), text(n, "reason"), confirm.asBoolean(false));
+      req = new DecisionRequest(option, recordedBy(text(n, "by")), text(n, "reason"), confirm.asBoolean(false));
     } catch (java.io.IOException | IllegalArgumentException e) {
       problem(response, callback, 400, "bad_decision", "Malformed decision", e instanceof java.io.IOException ? "the body is not JSON" : e.getMessage(),
           "send {\"option\": \"query_existing\", \"by\": \"your name\", \"reason\": \"why\"} (and \"confirm\": true for send_new)");
@@ -159,7 +174,7 @@ public final class EscalationEndpoints {
       if (n == null || !n.isObject()) {
         throw new IllegalArgumentException("the body is not a JSON object");
       }
-      by = text(n, "by");
+      by = recordedBy(text(n, "by"));
       reason = text(n, "reason");
       DecisionRequest.of(DecisionOption.ACKNOWLEDGE, by, reason); // the same limits as a decision's
     } catch (java.io.IOException | IllegalArgumentException e) {

@@ -589,7 +589,7 @@ public final class GatewayHandler extends Handler.Abstract {
       m.put("actions", list);
       Http.writeJson(response, list.isEmpty() ? 404 : 200, m, callback);
     } else if (seg.length >= 2 && seg[1].equals("escalations")) {
-      new EscalationEndpoints(s).handle(request, response, callback, seg);
+      new EscalationEndpoints(s, operatorId.orElse("?")).handle(request, response, callback, seg);
     } else if (taskCall) {
       cancel(request, response, callback, s, taskName(seg[2]), agent);
     } else {
