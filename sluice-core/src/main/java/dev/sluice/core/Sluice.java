@@ -745,6 +745,20 @@ public final class Sluice implements AutoCloseable {
       f.put("confirmation", request.confirm());
       t.event("decision_recorded", now, f);
     });
+    Carried c = carryOut(w, journal, id, a, lane, request, now);
+    Optional<ActionId> acting = c.acting();
+    Optional<CompletableFuture<Outcome>> outcome = c.outcome();
+    return new DecisionResult(esc.view(journal.escalation(id).orElseThrow()), acting, outcome);
+  }
+
+  /** What carrying out a decision started: the action doing it, and its outcome. */
+  private record Carried(Optional<ActionId> acting, Optional<CompletableFuture<Outcome>> outcome) {}
+
+  /**
+   * Carries out a recorded decision on its action: the second half of {@link #decide}, and what a
+   * restart re-applies when the process died between recording a decision and acting on it.
+   */
+  private Carried carryOut(JournalWriter w, Journal journal, EscalationId id, ActionRecord a, Lane lane, DecisionRequest request, Instant now) {
     String byWhom = request.option().code() + " by " + request.by() + " on " + id + ": " + request.reason();
     Optional<ActionId> acting = Optional.empty();
     Optional<CompletableFuture<Outcome>> outcome = Optional.empty();
@@ -837,7 +851,7 @@ public final class Sluice implements AutoCloseable {
         outcome = Optional.of(waiting);
       }
     }
-    return new DecisionResult(esc.view(journal.escalation(id).orElseThrow()), acting, outcome);
+    return new Carried(acting, outcome);
   }
 
   private static void requireState(ActionRecord a, ActionState expected, EscalationId id) {
@@ -934,6 +948,52 @@ public final class Sluice implements AutoCloseable {
         hold(e.actionId());
       }
     }
+    // A decision recorded just before the process died, and not acted on: act on it now (review:
+    // the action stayed escalated or held for good, and a new decision was refused as a repeat).
+    for (EscalationRecord e : journal.escalations()) {
+      try {
+        reapply(w, journal, e, now);
+      } catch (RuntimeException ex) {
+        LOG.error("could not carry out the decision on escalation {}: {}", e.id(), ex.toString());
+      }
+    }
+  }
+
+  private void reapply(JournalWriter w, Journal journal, EscalationRecord e, Instant now) {
+    if (e.decision().isEmpty()) {
+      return;
+    }
+    Decision d = e.decision().get();
+    Optional<ActionRecord> found = journal.action(e.actionId());
+    if (found.isEmpty()) {
+      return;
+    }
+    ActionRecord a = found.get();
+    boolean undone = switch (d.option()) {
+      case QUERY_EXISTING, RETRY_SAME_KEY, CANCEL -> a.state() == ActionState.ESCALATED;
+      case APPROVE, REJECT -> a.state() == ActionState.AWAITING_APPROVAL;
+      case SEND_NEW, ACKNOWLEDGE -> false;
+    };
+    if (!undone) {
+      if (d.option() == DecisionOption.SEND_NEW && a.state() == ActionState.ESCALATED) {
+        // Not re-applied: whether the new action was recorded before the stop cannot be told here,
+        // and a second new action could be a second effect. A person looks.
+        LOG.warn("escalation {} was decided send_new but action {} is still escalated: check whether a new action was recorded before"
+            + " deciding again", e.id(), a.actionId());
+      }
+      return;
+    }
+    Lane lane = lanes.get(a.scope().provider());
+    if (lane == null) {
+      LOG.warn("escalation {}: provider '{}' is no longer in the policy; its decision {} is not carried out", e.id(), a.scope().provider(),
+          d.option().code());
+      return;
+    }
+    if (journal.isCancelled(a.taskId())) {
+      lane.engine().cancel(a.taskId()); // a cancelled task stays cancelled: whatever the decision, nothing of it is sent
+    }
+    LOG.info("escalation {}: carrying out {} by {}, recorded before the last stop", e.id(), d.option().code(), d.by());
+    carryOut(w, journal, e.id(), a, lane, new DecisionRequest(d.option(), d.by(), d.reason(), d.confirmation()), now);
   }
 
   private void recoverOne(JournalWriter w, Journal journal, ActionRecord r, Instant now) {

@@ -285,6 +285,31 @@ class EscalationsAtTheFakeProviderTest {
   }
 
   @Test
+  void anApprovalRecordedJustBeforeAStopIsCarriedOutByTheNextStartExactlyOnce() throws Exception {
+    // Regression (review): the decision and the action's change are two commits; a stop between
+    // them left the action held for good, and a new decision was refused as a repeat.
+    try (SqliteJournal journal = SqliteJournal.open(dir)) {
+      dev.sluice.core.escalation.EscalationId id;
+      try (Harness first = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b)) {
+        first.sluice.start(Call.builder(Harness.PROVIDER, "POST", "/v1/transfers").task("payer").idempotencyKey("k-approve")
+            .header("Content-Type", "application/json").body("{\"amount\":700}").build());
+        id = first.sluice.escalations().get(0).id();
+        assertThat(first.fake.attempts()).isEmpty();
+      }
+      // What the process had committed when it died: the decision, not yet the action's change.
+      journal.decide(id, new dev.sluice.core.escalation.Decision(DecisionOption.APPROVE, "cfo-maria", "invoice checked", false, Harness.T0));
+      try (Harness next = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b)) {
+        next.runUntil(Harness.T0.plusSeconds(60));
+        assertThat(next.fake.attempts()).extracting(a -> a.method() + " " + a.idempotencyKey().orElse("-")).containsExactly("POST k-approve");
+      }
+      try (Harness again = Harness.virtualTime(FakeProvider.builder(), APPROVED_TRANSFERS, journal, b -> b)) {
+        again.runUntil(Harness.T0.plusSeconds(60));
+        assertThat(again.fake.attempts()).as("carried out once, not at every start").isEmpty();
+      }
+    }
+  }
+
+  @Test
   void cancellingATaskCancelsItsActionHeldForApprovalAndALaterApprovalSendsNothing() throws Exception {
     // Regression (MCP review): cancel touched only the engines' queues, so a held action stayed
     // awaiting approval, its caller waiting, after its task was cancelled.
