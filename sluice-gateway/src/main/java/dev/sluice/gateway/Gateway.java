@@ -272,7 +272,12 @@ public final class Gateway implements AutoCloseable {
       }
       Map<String, String> agentTokens = new LinkedHashMap<>();
       for (Agent a : policy.agents()) {
-        agentTokens.put(a.id(), read("agent '" + a.id() + "'", a.token()));
+        String t = read("agent '" + a.id() + "'", a.token());
+        if (agentTokens.containsValue(t)) {
+          // Two agents on one token would both act as the first: its providers, its tasks (review).
+          throw new IllegalStateException("agent '" + a.id() + "': its token (" + a.token().describe() + ") is also another agent's; each needs its own");
+        }
+        agentTokens.put(a.id(), t);
       }
       Map<String, String> operator = new LinkedHashMap<>();
       Map<String, java.util.Set<dev.sluice.core.policy.OperatorPermission>> permissions = new LinkedHashMap<>();

@@ -41,4 +41,21 @@ class PolicyForTheGatewayTest {
     assertThat(policy.gateway().maxResponseBodyBytes()).isEqualTo(100);
     assertThatThrownBy(() -> PolicyLoader.parse("gateway: {max_response_body_bytes: 70000}\n", "t.yaml")).isInstanceOf(PolicyException.class);
   }
+
+  @Test
+  void twoAgentsOrAnAgentAndAnOperatorSharingATokenAreRefusedAtStart() {
+    // Regression (review): two agents on one token both acted as the first one.
+    var twoAgents = PolicyLoader.parse("providers:\n  p: {base_url: \"http://127.0.0.1:9\"}\nagents:\n"
+        + "  - {id: a, token_env: T_A, providers: [p]}\n  - {id: b, token_env: T_B, providers: [p]}\n", "t.yaml");
+    java.util.Map<String, String> env = java.util.Map.of("T_A", "same-token-0123456789", "T_B", "same-token-0123456789", "OPS", "same-token-0123456789");
+    assertThatThrownBy(() -> Gateway.builder(twoAgents).env(n -> java.util.Optional.ofNullable(env.get(n)))
+        .listen(new dev.sluice.core.policy.ListenAddress("127.0.0.1", 0)).start())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("agent 'b'").hasMessageContaining("also another agent's")
+        .hasMessageNotContaining("same-token");
+    var agentAndOperator = PolicyLoader.parse("operator: {token_env: OPS}\nproviders:\n  p: {base_url: \"http://127.0.0.1:9\"}\nagents:\n"
+        + "  - {id: a, token_env: T_A, providers: [p]}\n", "t.yaml");
+    assertThatThrownBy(() -> Gateway.builder(agentAndOperator).env(n -> java.util.Optional.ofNullable(env.get(n)))
+        .listen(new dev.sluice.core.policy.ListenAddress("127.0.0.1", 0)).start())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("also another operator's or an agent's").hasMessageNotContaining("same-token");
+  }
 }
