@@ -67,7 +67,12 @@ class ScopeHoldRaceTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (engine.queued(SCOPE) < WORKERS) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("workers never all queued; queued=" + engine.queued(SCOPE) + " events=" + events.size());
+        String log;
+        synchronized (events) {
+          log = String.join(",", events);
+        }
+        throw new AssertionError("workers never all queued; queued=" + engine.queued(SCOPE) + " in flight=" + engine.inFlight(SCOPE)
+            + " sends=" + n.get() + " done=" + results.stream().filter(Future::isDone).count() + " events=" + log);
       }
       Thread.onSpinWait();
     }
