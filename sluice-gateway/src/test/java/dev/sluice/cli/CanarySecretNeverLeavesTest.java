@@ -293,6 +293,14 @@ class CanarySecretNeverLeavesTest {
    * and the webhook's deliveries as the local server received them.
    */
   static void escalationsDossiersDecisionsAndTheWebhook(World w) throws Exception {
+    // uncertain_write allows no wait at all (max_wait_seconds: 0): let the earlier scenarios' calls
+    // leave the scope's two concurrency slots first, or this write ends wait_budget_exhausted (503)
+    // before it is sent (seen once in CI). Bounded poll on the engine's own counts.
+    long free = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (w.gateway.sluice().inFlight("api") > 0 || !w.gateway.sluice().queue("api").isEmpty()) {
+      assertThat(System.nanoTime()).as("the scope drained within 30 s").isLessThan(free);
+      Thread.sleep(10);
+    }
     HttpResponse<String> r = w.agent(w.request("/api/v1/records").header("Sluice-Task", "t-escalate").header("Sluice-Task-Goal", "invite ada")
         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"ada\",\"email\":\"ada@example.com\"}")));
     assertThat(r.statusCode()).isEqualTo(424);
