@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.bench.quota.Percentile;
 import dev.sluice.store.sqlite.internal.Database;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -127,19 +128,10 @@ final class GroupCommitProbe {
       if (committer != null) {
         committer.join();
       }
-      long total = 0;
-      for (int n : counts) {
-        total += n;
-      }
-      long[] all = new long[(int) total];
-      int k = 0;
-      for (int t = 0; t < writers; t++) {
-        System.arraycopy(latencies[t], 0, all, k, counts[t]);
-        k += counts[t];
-      }
-      Arrays.sort(all);
-      double p50 = all.length == 0 ? 0 : all[(int) (all.length * 0.50)] / 1e6;
-      double p99 = all.length == 0 ? 0 : all[Math.min(all.length - 1, (int) (all.length * 0.99))] / 1e6;
+      long[] all = Percentile.merged(latencies, counts);
+      long total = all.length;
+      double p50 = Percentile.of(all, 0.50) / 1e6;
+      double p99 = Percentile.of(all, 0.99) / 1e6;
       long rows;
       try (Statement s = c.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM action")) {
         rs.next();

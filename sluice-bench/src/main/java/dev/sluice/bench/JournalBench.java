@@ -1,5 +1,6 @@
 package dev.sluice.bench;
 
+import dev.sluice.bench.quota.Percentile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.sluice.core.policy.RequestClass;
@@ -177,19 +178,10 @@ final class JournalBench {
         th.join();
       }
       double elapsed = (System.nanoTime() - begin) / 1e9;
-      long total = 0;
-      for (int c : counts) {
-        total += c;
-      }
-      long[] all = new long[(int) total];
-      int k = 0;
-      for (int t = 0; t < writers; t++) {
-        System.arraycopy(latencies[t], 0, all, k, counts[t]);
-        k += counts[t];
-      }
-      Arrays.sort(all);
-      double p50 = all.length == 0 ? 0 : all[(int) (all.length * 0.50)] / 1e6;
-      double p99 = all.length == 0 ? 0 : all[Math.min(all.length - 1, (int) (all.length * 0.99))] / 1e6;
+      long[] all = Percentile.merged(latencies, counts);
+      long total = all.length;
+      double p50 = Percentile.of(all, 0.50) / 1e6;
+      double p99 = Percentile.of(all, 0.99) / 1e6;
       return new Row(write ? "write" : "read", write ? "FULL" : "NORMAL", writers, total, elapsed, total / elapsed, p50, p99);
     } finally {
       deleteTree(dir);

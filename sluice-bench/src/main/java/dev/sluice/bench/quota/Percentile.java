@@ -3,7 +3,7 @@ package dev.sluice.bench.quota;
 import java.util.Arrays;
 
 /** Nearest-rank percentiles of latency samples. */
-final class Percentile {
+public final class Percentile {
   private Percentile() {}
 
   /**
@@ -13,7 +13,7 @@ final class Percentile {
    * @param samples any order; not modified
    * @param p in (0, 1]
    */
-  static long of(long[] samples, double p) {
+  public static long of(long[] samples, double p) {
     if (!(p > 0 && p <= 1)) {
       throw new IllegalArgumentException("p must be in (0, 1], got " + p);
     }
@@ -24,5 +24,20 @@ final class Percentile {
     Arrays.sort(s);
     int rank = (int) Math.ceil(p * s.length);
     return s[Math.max(0, rank - 1)];
+  }
+
+  /** The samples of several writer threads in one array: thread {@code t} recorded {@code counts[t]} of {@code perThread[t]}. */
+  public static long[] merged(long[][] perThread, int[] counts) {
+    int total = 0;
+    for (int n : counts) {
+      total += n;
+    }
+    long[] all = new long[total];
+    int k = 0;
+    for (int t = 0; t < perThread.length; t++) {
+      System.arraycopy(perThread[t], 0, all, k, counts[t]);
+      k += counts[t];
+    }
+    return all;
   }
 }
