@@ -73,7 +73,7 @@ public final class SluiceMcpTools {
     this.results = new ResultMaps(sluice, settings);
     this.httpRequest = new HttpRequestTool(sluice, book, results, settings);
     this.actionStatus = new ActionStatusTool(sluice, book, results);
-    this.cancelTask = new CancelTaskTool(sluice, book);
+    this.cancelTask = new CancelTaskTool(sluice);
     this.listScopes = new ListScopesTool(sluice);
     this.listProviders = new ListProvidersTool(sluice);
   }

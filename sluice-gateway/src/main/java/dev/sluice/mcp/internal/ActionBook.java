@@ -5,17 +5,14 @@ import dev.sluice.core.journal.ActionId;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The actions this MCP server started, by the id the model was given, so that {@code action_status}
  * can answer with the full outcome (the provider's response is not journaled) and only to the agent
- * that started the action; and the tasks each agent used, for {@code cancel_task}.
+ * that started the action.
  *
  * <p>Ids: a journaled action is named by its journal id (it outlives this process: {@code
  * action_status} still finds its durable state after a restart); an action Sluice does not journal
@@ -40,7 +37,6 @@ public final class ActionBook {
 
   private final int capacity;
   private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
-  private final Map<String, Set<String>> tasksByAgent = new ConcurrentHashMap<>();
 
   public ActionBook(int capacity) {
     this.capacity = capacity;
@@ -53,7 +49,6 @@ public final class ActionBook {
 
   public synchronized void add(Entry e) {
     entries.put(e.id(), e);
-    tasksByAgent.computeIfAbsent(e.agent(), a -> ConcurrentHashMap.newKeySet()).add(e.taskName());
     if (entries.size() > capacity) {
       Iterator<Entry> it = entries.values().iterator();
       while (entries.size() > capacity && it.hasNext()) {
@@ -67,15 +62,5 @@ public final class ActionBook {
   /** The entry of this id, if this agent started it. */
   public synchronized Optional<Entry> get(String id, String agent) {
     return Optional.ofNullable(entries.get(id)).filter(e -> e.agent().equals(agent));
-  }
-
-  /** Records that an agent uses a task (its own name of it), before its first action is started. */
-  public void useTask(String agent, String taskName) {
-    tasksByAgent.computeIfAbsent(agent, a -> ConcurrentHashMap.newKeySet()).add(taskName);
-  }
-
-  /** Whether this agent has used the task (its own name of it) through this server. */
-  public boolean taskOf(String agent, String taskName) {
-    return tasksByAgent.getOrDefault(agent, Set.of()).contains(taskName);
   }
 }

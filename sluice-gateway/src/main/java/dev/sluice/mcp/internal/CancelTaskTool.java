@@ -18,8 +18,8 @@ import java.util.Map;
 public final class CancelTaskTool {
   private final Sluice sluice;
 
-  /** {@code book} is not consulted: the agent's namespace bounds what it may cancel. */
-  public CancelTaskTool(Sluice sluice, ActionBook book) {
+  /** The agent's namespace bounds what it may cancel; no record of the tasks it used is needed. */
+  public CancelTaskTool(Sluice sluice) {
     this.sluice = sluice;
   }
 

@@ -106,7 +106,6 @@ public final class HttpRequestTool {
         throw new ToolRefusal("invalid_arguments", "wait_seconds is at most " + settings.maxWait().toSeconds());
       }
       Call call = b.build();
-      book.useTask(agent.id(), task);
       Submission s = sluice.start(call);
       ActionBook.Entry e = new ActionBook.Entry(ActionBook.idFor(s.actionId()), agent.id(), providerId, call.taskId(), task, a.optString("goal"), method,
           target,
