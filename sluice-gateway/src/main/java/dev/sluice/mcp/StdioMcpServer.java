@@ -2,6 +2,7 @@ package dev.sluice.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.core.Sluice;
+import dev.sluice.mcp.internal.SerializedSendsProvider;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -71,7 +72,8 @@ public final class StdioMcpServer implements AutoCloseable {
       }
     };
     JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
-    StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, watched, out);
+    // The SDK's stdio transport loses a response when two tool calls finish at once; sends are serialized (see the class).
+    SerializedSendsProvider transport = new SerializedSendsProvider(new StdioServerTransportProvider(mapper, watched, out));
     SluiceMcpTools tools = new SluiceMcpTools(sluice, settings, exchange -> Optional.of(agent));
     McpSyncServer server = McpServer.sync(transport)
         .serverInfo(SERVER_NAME, version())
