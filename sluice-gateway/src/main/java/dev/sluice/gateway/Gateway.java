@@ -170,7 +170,8 @@ public final class Gateway implements AutoCloseable {
     private ListenAddress listen;
     private Duration stopTimeout = Duration.ofSeconds(10);
     private Clock clock = Clock.systemUTC();
-    private int registryCapacity = 100_000;
+    // Finished actions remembered for GET /v1/actions/{id} (journaled ones answer from the journal after).
+    private int registryCapacity = 10_000;
     private TransportSettings transportSettings = TransportSettings.defaults();
     private Duration idleTimeout = Duration.ofMinutes(5);
 

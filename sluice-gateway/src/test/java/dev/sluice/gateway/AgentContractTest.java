@@ -195,4 +195,21 @@ class AgentContractTest {
     assertThat(r.headers().firstValue("Retry-After")).isPresent();
     assertThat(h.fake.attempts()).hasSize(1);
   }
+
+  @Test
+  void anAnswerDeliveredToTheWaitingCallIsNotKeptButItsOutcomeIs() {
+    h = new GatewayHarness(FakeProvider.builder().fault(FaultRule.of(Fault.rateLimited(Duration.ofSeconds(1))).path("/v1/invoices/{id}")), ROUTES, TOP);
+    HttpResponse<String> r = call(get("/api/v1/invoices/inv_3").header("Sluice-Task", "kept-1"));
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.body()).contains("inv_3");
+    String id = r.headers().firstValue("Sluice-Action-Id").orElseThrow();
+
+    // The agent has the body; asking again gives the outcome's context, not a second copy of it.
+    HttpResponse<String> later = call(get("/v1/actions/" + id));
+    assertThat(later.statusCode()).isEqualTo(200);
+    assertThat(later.headers().firstValue("Content-Type")).hasValueSatisfying(ct -> assertThat(ct).startsWith("application/json"));
+    assertThat(later.body()).contains("\"id\":\"" + id + "\"", "\"state\":\"done\"", "\"outcome\":\"succeeded\"", "\"attempts\":2",
+        "\"last_status\":200", "\"response_body_kept\":false").doesNotContain("inv_3\",\"amount");
+    assertThat(h.fake.attempts()).extracting(Attempt::status).containsExactly(429, 200); // nothing was sent again
+  }
 }

@@ -29,6 +29,8 @@ final class ActionDocuments {
       m.put("state", "done");
       m.putAll(Problem.context(o));
       m.put("finished_at", Problem.rfc3339(o.finishedAt()));
+      // The provider's response went to the agent's waiting call (or aged out of the gateway's memory).
+      m.put("response_body_kept", e.responseKept() && o.response().isPresent());
       return m;
     }
     Optional<ActionRecord> r = sluice == null ? Optional.empty() : e.journalId().flatMap(sluice::action);

@@ -405,6 +405,7 @@ public final class GatewayHandler extends Handler.Abstract {
         waiting.remove(x);
         if (o != null) {
           answer(x.response, x.callback, entry, o);
+          actions.delivered(entry.id()); // the agent has the response; only the outcome's context is kept
         } else {
           refuse(x.response, x.callback, 500, "internal_error", "Internal error", "the action failed inside Sluice",
               "look the action up (GET /v1/actions/" + id + ") before repeating a write");
@@ -708,7 +709,7 @@ public final class GatewayHandler extends Handler.Abstract {
   }
 
   private void liveNow(Response response, Callback callback, ActionRegistry.Entry e) {
-    if (e.outcome().isDone() && !e.outcome().isCompletedExceptionally()) {
+    if (e.outcome().isDone() && !e.outcome().isCompletedExceptionally() && e.responseKept()) {
       answer(response, callback, e, e.outcome().join());
     } else {
       response.getHeaders().put("Sluice-Action-Id", e.id());
