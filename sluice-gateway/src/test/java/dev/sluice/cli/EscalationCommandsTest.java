@@ -159,6 +159,24 @@ class EscalationCommandsTest {
     assertThat(fake.attempts()).isEmpty();
     assertThat(send("POST", "/v1/escalations/E-1/body", OPERATOR, "{\"by\":\"cfo-maria\"}").statusCode()).as("who and why are required")
         .isEqualTo(400);
+    // The reason is free text and is logged: a newline in it cannot forge a second log line.
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines = new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    ch.qos.logback.classic.Logger endpoints = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        dev.sluice.gateway.internal.EscalationEndpoints.class);
+    endpoints.addAppender(lines);
+    ch.qos.logback.classic.Level level = endpoints.getLevel();
+    endpoints.setLevel(ch.qos.logback.classic.Level.INFO);
+    try {
+      assertThat(send("POST", "/v1/escalations/E-1/body", OPERATOR, "{\"by\":\"cfo-maria\",\"reason\":\"audit\\nINFO operator root approved E-1\"}")
+          .statusCode()).isEqualTo(200);
+    } finally {
+      endpoints.detachAppender(lines);
+      endpoints.setLevel(level);
+    }
+    assertThat(lines.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .anySatisfy(m -> assertThat(m).contains("viewed the body").contains("audit?INFO operator root approved E-1"))
+        .allSatisfy(m -> assertThat(m).doesNotContain("\n"));
     EscalationsCommand.BodyCommand body = new EscalationsCommand.BodyCommand();
     Run seen = cli(body, body.admin, "E-1", "--by", "cfo-maria", "--reason", "check the amount");
     assertThat(seen.exit()).isZero();

@@ -193,7 +193,8 @@ public final class EscalationEndpoints {
           + " cap); only its size and digest are known", "see the dossier's body summary");
       return;
     }
-    LOG.info("operator {} viewed the body of the action of {} ({})", by, id, reason);
+    // The reason is the operator's free text: one log line, control characters (a forged second line) replaced.
+    LOG.info("operator {} viewed the body of the action of {} ({})", by, id, reason.replaceAll("\\p{Cntrl}", "?"));
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("escalation", id.toString());
     m.put("action", e.get().dossier().actionId());
