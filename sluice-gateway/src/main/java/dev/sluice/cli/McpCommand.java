@@ -7,7 +7,7 @@ import dev.sluice.core.policy.PolicyLoader;
 import dev.sluice.core.transport.TransportSettings;
 import dev.sluice.mcp.McpAgent;
 import dev.sluice.mcp.McpSettings;
-import dev.sluice.mcp.StdioMcpServer;
+import dev.sluice.mcp.SharedStdioMcp;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -26,8 +26,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code sluice mcp}: Sluice's MCP tools over stdio for one agent, on an engine embedded in this
- * process on the policy's store (the journal in {@code data_dir}, or the configured store). Stdout
- * carries only MCP messages; everything else goes to stderr.
+ * process on the policy's store (the journal in {@code data_dir}), or — when another {@code sluice
+ * mcp} already holds that data_dir — relayed to that process's engine ({@link SharedStdioMcp}).
+ * Stdout carries only MCP messages; everything else goes to stderr.
  */
 @Command(
     name = "mcp",
@@ -37,6 +38,7 @@ import picocli.CommandLine.Option;
       "Serve Sluice's MCP tools over stdio (http_request, action_status, cancel_task,",
       "list_scopes, list_providers) for one agent, with the engine embedded in this process",
       "on the policy's store. Add it to an MCP client as a stdio server (docs/MCP.md).",
+      "Several at once on one data_dir share one engine: the first holds it, the others relay to it.",
       "The gateway (sluice serve) serves the same tools over HTTP at /mcp.",
       "",
     })
@@ -60,30 +62,30 @@ final class McpCommand implements Callable<Integer> {
     }
     Policy policy = policy(config);
     McpAgent actor = agent(policy, Optional.ofNullable(agent), config);
-    Sluice sluice;
-    try {
-      sluice = Sluice.builder().policy(policy).secrets(name -> Optional.ofNullable(System.getenv(name))).journalFromPolicy().auditFromPolicy()
-          .transportSettings(TransportSettings.defaults().withMaxResponseBytes(policy.gateway().maxResponseBodyBytes()))
-          .maxRequestBytes(policy.gateway().maxRequestBodyBytes()).build();
-    } catch (IllegalStateException | dev.sluice.core.journal.JournalException e) {
-      // A missing secret, a data_dir another Sluice process holds, an unusable store: one line.
-      throw new CliErrors.UserError(e.getMessage());
-    }
+    // The first stdio server on a data_dir runs the engine; later ones (other MCP clients on this
+    // machine) relay to it, so that all of them share one view of each quota scope (docs/MCP.md).
+    java.util.function.Supplier<Sluice> open = () -> Sluice.builder().policy(policy).secrets(name -> Optional.ofNullable(System.getenv(name)))
+        .journalFromPolicy().auditFromPolicy()
+        .transportSettings(TransportSettings.defaults().withMaxResponseBytes(policy.gateway().maxResponseBodyBytes()))
+        .maxRequestBytes(policy.gateway().maxRequestBodyBytes()).build();
     // Stdout is the protocol stream: whatever else prints there (a library, a stray println) goes to stderr.
     OutputStream protocol = new FileOutputStream(FileDescriptor.out);
     PrintStream stdout = System.out;
     System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8));
-    StdioMcpServer server = StdioMcpServer.start(sluice, actor, McpSettings.defaults().withBodyCapBytes(maxBodyBytes), System.in, protocol);
-    Thread stop = new Thread(() -> {
-      server.close();
-      sluice.close();
-    }, "sluice-mcp-stop");
+    SharedStdioMcp server;
+    try {
+      server = SharedStdioMcp.start(open, policy.dataDir(), actor, McpSettings.defaults().withBodyCapBytes(maxBodyBytes), System.in, protocol);
+    } catch (IllegalStateException | dev.sluice.core.journal.JournalException e) {
+      // A missing secret, a data_dir held by a process that serves no hub, an unusable store: one line.
+      System.setOut(stdout);
+      throw new CliErrors.UserError(e.getMessage());
+    }
+    Thread stop = new Thread(server::close, "sluice-mcp-stop");
     Runtime.getRuntime().addShutdownHook(stop);
     try {
       server.awaitClosed();
     } finally {
       server.close();
-      sluice.close();
       System.setOut(stdout);
       try {
         Runtime.getRuntime().removeShutdownHook(stop);

@@ -80,7 +80,7 @@ final class ServeSession implements AutoCloseable {
         throw new CliErrors.UserError(e.getMessage());
       }
       // The embedded store (or the policy's store): queued and uncertain work survives a restart.
-      Gateway.Builder b = Gateway.builder(policy).env(lookup).sluice(Sluice.builder().secrets(lookup).journalFromPolicy().auditFromPolicy());
+      Gateway.Builder b = Gateway.builder(policy).env(lookup).sluice(Sluice.builder().secrets(lookup).journalFromPolicy().auditFromPolicy()).mcpHub(true);
       listen.ifPresent(b::listen);
       Gateway g;
       try {

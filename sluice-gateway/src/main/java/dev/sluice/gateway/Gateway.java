@@ -10,7 +10,9 @@ import dev.sluice.core.policy.internal.BaseUrls;
 import dev.sluice.core.transport.TransportSettings;
 import dev.sluice.gateway.internal.ActionRegistry;
 import dev.sluice.gateway.internal.GatewayHandler;
+import dev.sluice.mcp.McpAgent;
 import dev.sluice.mcp.McpHttpEndpoint;
+import dev.sluice.mcp.McpHub;
 import dev.sluice.mcp.McpSettings;
 import org.eclipse.jetty.server.Handler;
 import dev.sluice.gateway.internal.GatewayMetrics;
@@ -72,9 +74,11 @@ public final class Gateway implements AutoCloseable {
   private final Duration stopTimeout;
   private final CompletableFuture<Sluice> started;
   private volatile boolean closed;
+  private final Runnable withdrawHub;
 
   private Gateway(Server server, URI uri, GatewayHandler handler, LateMcp mcp, GatewayMetrics metrics, Duration stopTimeout,
-      CompletableFuture<Sluice> started) {
+      CompletableFuture<Sluice> started, Runnable withdrawHub) {
+    this.withdrawHub = withdrawHub;
     this.server = server;
     this.uri = uri;
     this.handler = handler;
@@ -135,6 +139,7 @@ public final class Gateway implements AutoCloseable {
       return;
     }
     closed = true;
+    withdrawHub.run(); // no new stdio server relays here from now on
     handler.stopping();
     Sluice s = null;
     mcp.closeSessions(); // an MCP client's open listening stream would otherwise hold the stop to its timeout
@@ -174,6 +179,7 @@ public final class Gateway implements AutoCloseable {
     private int registryCapacity = 10_000;
     private TransportSettings transportSettings = TransportSettings.defaults();
     private Duration idleTimeout = Duration.ofMinutes(5);
+    private boolean mcpHub;
 
     private Builder(Policy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
@@ -222,6 +228,17 @@ public final class Gateway implements AutoCloseable {
      */
     public Builder idleTimeout(Duration d) {
       this.idleTimeout = Objects.requireNonNull(d, "idleTimeout");
+      return this;
+    }
+
+    /**
+     * Names this gateway in {@code <data_dir>/mcp-hub.json} once it runs, so that {@code sluice mcp}
+     * started on the same policy relays its MCP clients' calls to this gateway's engine (one view
+     * of each quota scope) instead of failing on the held data_dir. Default off; {@code sluice
+     * serve} turns it on (it holds the data_dir's journal).
+     */
+    public Builder mcpHub(boolean on) {
+      this.mcpHub = on;
       return this;
     }
 
@@ -338,19 +355,32 @@ public final class Gateway implements AutoCloseable {
       sb.policy(policy).transportSettings(transportSettings.withMaxResponseBytes(policy.gateway().maxResponseBodyBytes()))
           .maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count);
       CompletableFuture<Sluice> started = new CompletableFuture<>();
+      String hubSecret = mcpHub ? McpHub.newSecret() : null;
       Thread.ofVirtual().name("sluice-gateway-start").start(() -> {
         try {
           Sluice s = sb.build(); // opens the journal and resumes its open actions
           metrics.watch(s, clock);
           handler.attach(s);
-          mcp.attach(McpHttpEndpoint.create(s, agentTokens, McpSettings.defaults().withClock(clock)));
+          if (mcpHub) {
+            // Agent tokens, and the hub's own tokens for the stdio servers on this data_dir (dev.sluice.mcp.SharedStdioMcp).
+            Tokens tokens = new Tokens(agentTokens);
+            var hubTokens = McpHub.tokens(policy, hubSecret);
+            mcp.attach(McpHttpEndpoint.create(s, token -> tokens.owner(token).flatMap(id -> policy.agent(id)).map(McpAgent::of)
+                .or(() -> hubTokens.apply(token)), McpSettings.defaults().withClock(clock)));
+            String local = at.host().equals("0.0.0.0") || at.host().equals("::") ? "127.0.0.1" : host;
+            McpHub.publish(policy.dataDir(), new McpHub.Address(URI.create("http://" + local + ":" + connector.getLocalPort() + McpHttpEndpoint.PATH),
+                hubSecret, ProcessHandle.current().pid()));
+          } else {
+            mcp.attach(McpHttpEndpoint.create(s, agentTokens, McpSettings.defaults().withClock(clock)));
+          }
           LOG.info("gateway ready on {}", uri);
           started.complete(s);
         } catch (RuntimeException e) {
           started.completeExceptionally(e);
         }
       });
-      return new Gateway(server, uri, handler, mcp, metrics, stopTimeout, started);
+      return new Gateway(server, uri, handler, mcp, metrics, stopTimeout, started,
+          mcpHub ? () -> McpHub.withdraw(policy.dataDir(), hubSecret) : () -> { });
     }
 
     private String read(String who, SecretRef ref) {

@@ -57,7 +57,14 @@ public final class McpHttpEndpoint extends Handler.Wrapper {
    */
   public static McpHttpEndpoint create(Sluice sluice, Map<String, String> agentTokens, McpSettings settings) {
     Tokens tokens = new Tokens(agentTokens);
-    Function<String, Optional<McpAgent>> agentOfToken = token -> tokens.owner(token).flatMap(id -> sluice.policy().agent(id)).map(McpAgent::of);
+    return create(sluice, token -> tokens.owner(token).flatMap(id -> sluice.policy().agent(id)).map(McpAgent::of), settings);
+  }
+
+  /**
+   * The endpoint for this engine, with the agent of each bearer token given by {@code
+   * agentOfToken} (empty: refused with 401). A shared stdio server's hub uses its own tokens.
+   */
+  public static McpHttpEndpoint create(Sluice sluice, Function<String, Optional<McpAgent>> agentOfToken, McpSettings settings) {
     JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(mapper)

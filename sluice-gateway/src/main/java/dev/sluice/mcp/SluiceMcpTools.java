@@ -84,30 +84,60 @@ public final class SluiceMcpTools {
         : Optional.ofNullable(exchange.transportContext().get(AGENT_KEY)).filter(McpAgent.class::isInstance).map(McpAgent.class::cast);
   }
 
+  /** One tool's definition: what {@code tools/list} shows. */
+  private record Def(String name, String title, String description, boolean readOnly) {}
+
+  private static final List<Def> DEFS = List.of(
+      new Def("http_request", "Call a provider's HTTP API through Sluice",
+          "Send one HTTP request to a configured provider through Sluice, which injects the credential, paces the call under the provider's shared"
+              + " quota, retries only when safe, and never repeats a write whose outcome is unknown (it looks it up instead). Returns the provider's"
+              + " status, rate-limit headers and body (JSON parsed; truncated flag and cap), plus Sluice's record: action id, attempts, time waited,"
+              + " scope state. A terminal failure comes back as an error result that says what not to do. If the outcome takes longer than"
+              + " wait_seconds (default 20), the answer is state: delayed with the action id and due time: do other work and poll action_status;"
+              + " never resend the call.",
+          false),
+      new Def("action_status", "State and outcome of an action",
+          "Where an action started by http_request stands: state (done, delayed, awaiting_approval), due time, and once done the same result"
+              + " http_request would have returned.", true),
+      new Def("cancel_task", "Cancel a task's pending calls",
+          "Cancel a task you used in http_request: its queued and delayed calls are never sent, and later calls in that task are refused.", false),
+      new Def("list_scopes", "Shared quota scopes and their holds",
+          "The shared quota scope of each provider you may use: next_allowed_at (do not call before it), remaining, reset_after_seconds,"
+              + " source, and the calls queued and in flight.", true),
+      new Def("list_providers", "Providers and routes you may use",
+          "The providers and routes you may call through Sluice, with each route's request class and budget, whether it is a write, whether"
+              + " its retries are idempotent, whether an uncertain write is reconciled by a look-up, and whether each call needs an operator's approval.",
+          true));
+
+  /** The five tools as {@code tools/list} shows them (names, schemas, annotations), without an engine. */
+  public static List<McpSchema.Tool> definitions() {
+    return DEFS.stream().map(SluiceMcpTools::tool).toList();
+  }
+
+  /** Whether a tool only reads (it may be repeated without effect). */
+  public static boolean readOnly(String tool) {
+    return DEFS.stream().anyMatch(d -> d.name().equals(tool) && d.readOnly());
+  }
+
   /** The five tools, ready for {@code McpServer.sync(...).tools(...)}. */
   public List<McpServerFeatures.SyncToolSpecification> specifications() {
-    return List.of(
-        spec("http_request", "Call a provider's HTTP API through Sluice",
-            "Send one HTTP request to a configured provider through Sluice, which injects the credential, paces the call under the provider's shared"
-                + " quota, retries only when safe, and never repeats a write whose outcome is unknown (it looks it up instead). Returns the provider's"
-                + " status, rate-limit headers and body (JSON parsed; truncated flag and cap), plus Sluice's record: action id, attempts, time waited,"
-                + " scope state. A terminal failure comes back as an error result that says what not to do. If the outcome takes longer than"
-                + " wait_seconds (default 20), the answer is state: delayed with the action id and due time: do other work and poll action_status;"
-                + " never resend the call.",
-            false, (ex, agent, args) -> httpRequest.call(agent, defaultTask(ex, agent), args)),
-        spec("action_status", "State and outcome of an action",
-            "Where an action started by http_request stands: state (done, delayed, awaiting_approval), due time, and once done the same result"
-                + " http_request would have returned.", true, (ex, agent, args) -> actionStatus.call(agent, args)),
-        spec("cancel_task", "Cancel a task's pending calls",
-            "Cancel a task you used in http_request: its queued and delayed calls are never sent, and later calls in that task are refused.",
-            false, (ex, agent, args) -> cancelTask.call(agent, args)),
-        spec("list_scopes", "Shared quota scopes and their holds",
-            "The shared quota scope of each provider you may use: next_allowed_at (do not call before it), remaining, reset_after_seconds,"
-                + " source, and the calls queued and in flight.", true, (ex, agent, args) -> listScopes.call(agent, args)),
-        spec("list_providers", "Providers and routes you may use",
-            "The providers and routes you may call through Sluice, with each route's request class and budget, whether it is a write, whether"
-                + " its retries are idempotent, whether an uncertain write is reconciled by a look-up, and whether each call needs an operator's approval.",
-            true, (ex, agent, args) -> listProviders.call(agent, args)));
+    Map<String, Handler> handlers = Map.of(
+        "http_request", (ex, agent, args) -> httpRequest.call(agent, defaultTask(ex, agent), args),
+        "action_status", (ex, agent, args) -> actionStatus.call(agent, args),
+        "cancel_task", (ex, agent, args) -> cancelTask.call(agent, args),
+        "list_scopes", (ex, agent, args) -> listScopes.call(agent, args),
+        "list_providers", (ex, agent, args) -> listProviders.call(agent, args));
+    return DEFS.stream().map(d -> spec(d, handlers.get(d.name()))).toList();
+  }
+
+  private static McpSchema.Tool tool(Def d) {
+    Map<String, Object> input = Schemas.load(d.name() + ".input");
+    Map<String, Object> output = Schemas.load(outputSchemaOf(d.name()));
+    return McpSchema.Tool.builder(d.name(), input).title(d.title()).description(d.description()).outputSchema(output)
+        .annotations(McpSchema.ToolAnnotations.builder().title(d.title()).readOnlyHint(d.readOnly())
+            .destructiveHint(d.name().equals("http_request") ? Boolean.TRUE : null)
+            .idempotentHint(d.readOnly()).openWorldHint(d.name().equals("http_request")).build())
+        .build();
   }
 
   private String defaultTask(McpSyncServerExchange exchange, McpAgent agent) {
@@ -120,13 +150,10 @@ public final class SluiceMcpTools {
     McpSchema.CallToolResult call(McpSyncServerExchange exchange, McpAgent agent, Map<String, Object> arguments);
   }
 
-  private McpServerFeatures.SyncToolSpecification spec(String name, String title, String description, boolean readOnly, Handler handler) {
+  private McpServerFeatures.SyncToolSpecification spec(Def d, Handler handler) {
+    String name = d.name();
+    McpSchema.Tool tool = tool(d);
     Map<String, Object> input = Schemas.load(name + ".input");
-    Map<String, Object> output = Schemas.load(outputSchemaOf(name));
-    McpSchema.Tool tool = McpSchema.Tool.builder(name, input).title(title).description(description).outputSchema(output)
-        .annotations(McpSchema.ToolAnnotations.builder().title(title).readOnlyHint(readOnly).destructiveHint(name.equals("http_request") ? Boolean.TRUE : null)
-            .idempotentHint(readOnly).openWorldHint(name.equals("http_request")).build())
-        .build();
     BiFunction<McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> call = (exchange, request) -> {
       Map<String, Object> args = request.arguments() == null ? Map.of() : request.arguments();
       try {
@@ -159,10 +186,10 @@ public final class SluiceMcpTools {
   }
 
   /** An isError result in the tool's output shape, for refusals outside the tools themselves. */
-  private McpSchema.CallToolResult failure(String tool, String code, String message) {
+  public static McpSchema.CallToolResult failure(String tool, String code, String message) {
     ToolRefusal r = new ToolRefusal(code, message);
     return switch (tool) {
-      case "http_request", "action_status" -> results.refused(r, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+      case "http_request", "action_status" -> ResultMaps.refused(r, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
       case "cancel_task" -> {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("task", "");

@@ -5,6 +5,7 @@ import dev.sluice.core.Sluice;
 import dev.sluice.mcp.internal.SerializedSendsProvider;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -47,6 +49,15 @@ public final class StdioMcpServer implements AutoCloseable {
   /** Starts serving on {@code in}/{@code out} for {@code agent}. */
   public static StdioMcpServer start(Sluice sluice, McpAgent agent, McpSettings settings, InputStream in, OutputStream out) {
     Objects.requireNonNull(agent, "agent");
+    SluiceMcpTools tools = new SluiceMcpTools(sluice, settings, exchange -> Optional.of(agent));
+    return start(tools.specifications(), instructions(agent), in, out);
+  }
+
+  /**
+   * Starts serving the given tools on {@code in}/{@code out} (a shared stdio server relaying to
+   * another process uses this with tools of its own; see {@link SharedStdioMcp}).
+   */
+  public static StdioMcpServer start(List<McpServerFeatures.SyncToolSpecification> tools, String instructions, InputStream in, OutputStream out) {
     CountDownLatch ended = new CountDownLatch(1);
     InputStream watched = new FilterInputStream(Objects.requireNonNull(in, "in")) {
       @Override
@@ -74,15 +85,14 @@ public final class StdioMcpServer implements AutoCloseable {
     JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
     // The SDK's stdio transport loses a response when two tool calls finish at once; sends are serialized (see the class).
     SerializedSendsProvider transport = new SerializedSendsProvider(new StdioServerTransportProvider(mapper, watched, out));
-    SluiceMcpTools tools = new SluiceMcpTools(sluice, settings, exchange -> Optional.of(agent));
     McpSyncServer server = McpServer.sync(transport)
         .serverInfo(SERVER_NAME, version())
-        .instructions(instructions(agent))
+        .instructions(instructions)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
         .jsonMapper(mapper)
         .validateToolInputs(false) // the tools check their arguments and answer in their own output shape
         .requestTimeout(Duration.ofMinutes(5))
-        .tools(tools.specifications())
+        .tools(tools)
         .build();
     return new StdioMcpServer(server, ended);
   }

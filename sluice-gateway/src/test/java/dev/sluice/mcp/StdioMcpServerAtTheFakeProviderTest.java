@@ -56,7 +56,7 @@ class StdioMcpServerAtTheFakeProviderTest {
     try (FakeProvider fake = FakeProvider.builder().fault(first429).fault(firstPostDropped).start()) {
       Path config = writePolicy(fake);
       List<String> stderr = new CopyOnWriteArrayList<>();
-      McpAsyncClient client = stdioClient(config, stderr);
+      McpAsyncClient client = stdioClient(config, "bot", Map.of("API_TOKEN", SECRET), stderr);
       String escalationId;
       String budgetReadId;
       String cancelledWriteId;
@@ -304,16 +304,23 @@ class StdioMcpServerAtTheFakeProviderTest {
     return file;
   }
 
-  private static McpAsyncClient stdioClient(Path config, List<String> stderr) {
+  /** The SDK's stdio client on a child JVM running {@code sluice mcp --config config --agent agent} with {@code env}. */
+  static McpAsyncClient stdioClient(Path config, String agent, Map<String, String> env, List<String> stderr) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     ServerParameters params = ServerParameters.builder(java)
-        .args("--enable-native-access=ALL-UNNAMED", "-cp", classpath, "dev.sluice.cli.SluiceCli", "mcp", "--config", config.toString(), "--agent", "bot")
-        .env(Map.of("API_TOKEN", SECRET, "SLUICE_LOG_LEVEL", "INFO"))
+        .args("--enable-native-access=ALL-UNNAMED", "-cp", classpath, "dev.sluice.cli.SluiceCli", "mcp", "--config", config.toString(), "--agent", agent)
+        .env(withLogLevel(env))
         .build();
     StdioClientTransport transport = new SerializedStdioClientTransport(params);
     transport.setStdErrorHandler(stderr::add);
     return McpClient.async(transport).requestTimeout(Duration.ofSeconds(90)).initializationTimeout(Duration.ofSeconds(180)).build();
+  }
+
+  private static Map<String, String> withLogLevel(Map<String, String> env) {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.put("SLUICE_LOG_LEVEL", "INFO");
+    return all;
   }
 
   /**

@@ -73,7 +73,7 @@ public final class ActionStatusTool {
     if (record.isPresent()) {
       return results.journalOnly(record.get());
     }
-    return results.refused(new ToolRefusal("unknown_action", "no action with id '" + id + "' is known to this server for agent '" + agent.id()
+    return ResultMaps.refused(new ToolRefusal("unknown_action", "no action with id '" + id + "' is known to this server for agent '" + agent.id()
         + "'; use the action_id an http_request answered (mem- ids last only while the server runs)"), Optional.empty(), Optional.empty(),
         Optional.empty(), Optional.empty());
   }

@@ -113,7 +113,7 @@ public final class HttpRequestTool {
       book.add(e);
       return await(e, wait);
     } catch (ToolRefusal r) {
-      return results.refused(r, providerArg, methodArg, pathArg, Optional.of(task));
+      return ResultMaps.refused(r, providerArg, methodArg, pathArg, Optional.of(task));
     }
   }
 

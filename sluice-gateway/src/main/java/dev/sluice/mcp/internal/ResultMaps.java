@@ -76,7 +76,7 @@ public final class ResultMaps {
   }
 
   /** A refusal before anything was queued or sent. */
-  public McpSchema.CallToolResult refused(ToolRefusal r, Optional<String> provider, Optional<String> method, Optional<String> path, Optional<String> task) {
+  public static McpSchema.CallToolResult refused(ToolRefusal r, Optional<String> provider, Optional<String> method, Optional<String> path, Optional<String> task) {
     Map<String, Object> m = blank();
     m.put("state", McpStates.DONE);
     m.put("outcome", "refused");
@@ -89,6 +89,24 @@ public final class ResultMaps {
     m.put("reason", r.code() + ": " + r.getMessage());
     m.put("next_safe_action", "fix the call as the reason says; nothing was sent, and repeating it unchanged cannot succeed");
     return result(m, ModelText.refused(r.code(), r.getMessage()), true);
+  }
+
+  /**
+   * The Sluice process that carried a call stopped before answering it (a shared stdio server's
+   * hub went away). The call may have been sent; its action, if journaled, is resumed by the next
+   * process on the data_dir. The model is told not to resend it.
+   */
+  public static McpSchema.CallToolResult interrupted(String why) {
+    Map<String, Object> m = blank();
+    m.put("state", McpStates.DONE);
+    m.put("outcome", "interrupted");
+    m.put("request_sent", true); // not known: assume the worst for a write
+    m.put("response_received", false);
+    m.put("reason", "interrupted: " + why);
+    m.put("next_safe_action", "do not resend this call: if it was a write it may have happened, and Sluice's journal resumes it; check the"
+        + " provider, or repeat a read");
+    return result(m, "The Sluice process carrying this call stopped before it answered (" + why + "). It may have been sent. Do not rephrase"
+        + " and resend a write: it may already have happened, and Sluice resumes it from its journal. A read can be repeated.", true);
   }
 
   /** The final result of an action. */

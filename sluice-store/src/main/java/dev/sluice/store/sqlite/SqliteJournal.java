@@ -100,13 +100,13 @@ public final class SqliteJournal implements Journal {
       lock = channel.tryLock();
     } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
       closeQuietly(channel);
-      throw new JournalException("data_dir " + dataDir + " is in use by another Sluice (" + lockFile + " is locked); "
-          + "run one Sluice per data_dir, or a shared store for several", e instanceof IOException io ? io : null);
+      throw new dev.sluice.core.journal.DataDirInUseException(dataDir, "data_dir " + dataDir + " is in use by another Sluice (" + lockFile
+          + " is locked); run one Sluice per data_dir, or a shared store for several", e);
     }
     if (lock == null) {
       closeQuietly(channel);
-      throw new JournalException("data_dir " + dataDir + " is in use by another Sluice process (" + lockFile + " is locked); "
-          + "run one Sluice per data_dir, or a shared store for several", null);
+      throw new dev.sluice.core.journal.DataDirInUseException(dataDir, "data_dir " + dataDir + " is in use by another Sluice process ("
+          + lockFile + " is locked); run one Sluice per data_dir, or a shared store for several", null);
     }
     try {
       Path file = dataDir.resolve(FILE_NAME);
