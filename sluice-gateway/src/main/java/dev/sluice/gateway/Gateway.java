@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Function;
 import org.eclipse.jetty.http.UriCompliance;
@@ -356,19 +357,21 @@ public final class Gateway implements AutoCloseable {
           .maxRequestBytes(policy.gateway().maxRequestBodyBytes()).transportDecorator(metrics::count);
       CompletableFuture<Sluice> started = new CompletableFuture<>();
       String hubSecret = mcpHub ? McpHub.newSecret() : null;
+      HubFile hub = new HubFile();
       Thread.ofVirtual().name("sluice-gateway-start").start(() -> {
         try {
           Sluice s = sb.build(); // opens the journal and resumes its open actions
           metrics.watch(s, clock);
           handler.attach(s);
           if (mcpHub) {
-            // Agent tokens, and the hub's own tokens for the stdio servers on this data_dir (dev.sluice.mcp.SharedStdioMcp).
+            // Agent tokens, and — from loopback only — the hub's own tokens for the stdio servers on this data_dir
+            // (dev.sluice.mcp.SharedStdioMcp): a copy of mcp-hub.json elsewhere opens nothing over the network.
             Tokens tokens = new Tokens(agentTokens);
             var hubTokens = McpHub.tokens(policy, hubSecret);
-            mcp.attach(McpHttpEndpoint.create(s, token -> tokens.owner(token).flatMap(id -> policy.agent(id)).map(McpAgent::of)
-                .or(() -> hubTokens.apply(token)), McpSettings.defaults().withClock(clock)));
+            mcp.attach(McpHttpEndpoint.create(s, (token, loopback) -> tokens.owner(token).flatMap(id -> policy.agent(id)).map(McpAgent::of)
+                .or(() -> loopback ? hubTokens.apply(token) : Optional.empty()), McpSettings.defaults().withClock(clock)));
             String local = at.host().equals("0.0.0.0") || at.host().equals("::") ? "127.0.0.1" : host;
-            McpHub.publish(policy.dataDir(), new McpHub.Address(URI.create("http://" + local + ":" + connector.getLocalPort() + McpHttpEndpoint.PATH),
+            hub.publish(policy.dataDir(), new McpHub.Address(URI.create("http://" + local + ":" + connector.getLocalPort() + McpHttpEndpoint.PATH),
                 hubSecret, ProcessHandle.current().pid()));
           } else {
             mcp.attach(McpHttpEndpoint.create(s, agentTokens, McpSettings.defaults().withClock(clock)));
@@ -380,7 +383,7 @@ public final class Gateway implements AutoCloseable {
         }
       });
       return new Gateway(server, uri, handler, mcp, metrics, stopTimeout, started,
-          mcpHub ? () -> McpHub.withdraw(policy.dataDir(), hubSecret) : () -> { });
+          mcpHub ? () -> hub.withdraw(policy.dataDir(), hubSecret) : () -> { });
     }
 
     private String read(String who, SecretRef ref) {
@@ -399,6 +402,27 @@ public final class Gateway implements AutoCloseable {
         throw new IllegalStateException(who + ": the token from " + ref.describe() + " is shorter than 16 characters; use a long random token");
       }
       return t;
+    }
+  }
+
+  /** The gateway's entry in mcp-hub.json: published once it runs, never after it was withdrawn (a stop during start). */
+  private static final class HubFile {
+    private boolean withdrawn; // guarded by this
+
+    synchronized void publish(Path dataDir, McpHub.Address address) {
+      if (withdrawn) {
+        return;
+      }
+      try {
+        McpHub.publish(dataDir, address);
+      } catch (IllegalStateException e) {
+        LOG.warn("stdio MCP servers on this data_dir cannot relay to this gateway: {}", e.getMessage()); // the gateway itself works
+      }
+    }
+
+    synchronized void withdraw(Path dataDir, String secret) {
+      withdrawn = true;
+      McpHub.withdraw(dataDir, secret);
     }
   }
 }

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Handler;
@@ -41,10 +40,10 @@ public final class McpHttpEndpoint extends Handler.Wrapper {
   /** The path MCP is served at. */
   public static final String PATH = "/mcp";
 
-  private final Function<String, Optional<McpAgent>> agentOfToken;
+  private final AgentOfToken agentOfToken;
   private final McpSyncServer server;
 
-  private McpHttpEndpoint(Function<String, Optional<McpAgent>> agentOfToken, ServletContextHandler context, McpSyncServer server) {
+  private McpHttpEndpoint(AgentOfToken agentOfToken, ServletContextHandler context, McpSyncServer server) {
     super(context);
     this.agentOfToken = agentOfToken;
     this.server = server;
@@ -57,19 +56,26 @@ public final class McpHttpEndpoint extends Handler.Wrapper {
    */
   public static McpHttpEndpoint create(Sluice sluice, Map<String, String> agentTokens, McpSettings settings) {
     Tokens tokens = new Tokens(agentTokens);
-    return create(sluice, token -> tokens.owner(token).flatMap(id -> sluice.policy().agent(id)).map(McpAgent::of), settings);
+    return create(sluice, (token, loopback) -> tokens.owner(token).flatMap(id -> sluice.policy().agent(id)).map(McpAgent::of), settings);
+  }
+
+  /** The agent of a bearer token, knowing whether the request came from a loopback address. */
+  @FunctionalInterface
+  public interface AgentOfToken {
+    Optional<McpAgent> agent(String token, boolean fromLoopback);
   }
 
   /**
    * The endpoint for this engine, with the agent of each bearer token given by {@code
-   * agentOfToken} (empty: refused with 401). A shared stdio server's hub uses its own tokens.
+   * agentOfToken} (empty: refused with 401). A shared stdio server's hub uses its own tokens, which
+   * the gateway accepts from loopback only.
    */
-  public static McpHttpEndpoint create(Sluice sluice, Function<String, Optional<McpAgent>> agentOfToken, McpSettings settings) {
+  public static McpHttpEndpoint create(Sluice sluice, AgentOfToken agentOfToken, McpSettings settings) {
     JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(new ObjectMapper());
     HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider.builder()
         .jsonMapper(mapper)
         .mcpEndpoint(PATH)
-        .contextExtractor(request -> Tokens.bearer(request.getHeader("Authorization")).flatMap(agentOfToken)
+        .contextExtractor(request -> Tokens.bearer(request.getHeader("Authorization")).flatMap(t -> agentOfToken.agent(t, loopback(request.getRemoteAddr())))
             .map(agent -> McpTransportContext.create(Map.of(SluiceMcpTools.AGENT_KEY, agent))).orElse(McpTransportContext.EMPTY))
         .maxRequestSize(Math.max(64 * 1024, sluice.policy().gateway().maxRequestBodyBytes() * 2))
         .build();
@@ -98,7 +104,8 @@ public final class McpHttpEndpoint extends Handler.Wrapper {
     if (path == null || !(path.equals(PATH) || path.startsWith(PATH + "/"))) {
       return false;
     }
-    Optional<McpAgent> agent = Tokens.bearer(request.getHeaders().get("Authorization")).flatMap(agentOfToken);
+    boolean fromLoopback = loopback(Request.getRemoteAddr(request));
+    Optional<McpAgent> agent = Tokens.bearer(request.getHeaders().get("Authorization")).flatMap(t -> agentOfToken.agent(t, fromLoopback));
     if (agent.isEmpty()) {
       response.getHeaders().put("WWW-Authenticate", "Bearer realm=\"sluice\"");
       Http.writeProblem(response, Problem.refused(401, "unauthorized", "Agent token required",
@@ -107,6 +114,19 @@ public final class McpHttpEndpoint extends Handler.Wrapper {
       return true;
     }
     return super.handle(request, response, callback);
+  }
+
+  /** Whether a remote address (an IP literal, as the server reports it) is a loopback address. */
+  static boolean loopback(String remote) {
+    if (remote == null || remote.isEmpty()) {
+      return false;
+    }
+    try {
+      String literal = remote.startsWith("[") && remote.endsWith("]") ? remote.substring(1, remote.length() - 1) : remote;
+      return (Character.digit(literal.charAt(0), 16) >= 0 || literal.contains(":")) && java.net.InetAddress.getByName(literal).isLoopbackAddress();
+    } catch (java.net.UnknownHostException | RuntimeException e) {
+      return false;
+    }
   }
 
   /** Closes the MCP sessions; the engine is the gateway's. */

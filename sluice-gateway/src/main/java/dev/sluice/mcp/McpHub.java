@@ -75,7 +75,8 @@ public final class McpHub implements AutoCloseable {
   /** Starts the hub for {@code sluice} and writes {@code <dataDir>/mcp-hub.json}. */
   public static McpHub start(Sluice sluice, Path dataDir, McpSettings settings) {
     String secret = newSecret();
-    McpHttpEndpoint endpoint = McpHttpEndpoint.create(sluice, tokens(sluice.policy(), secret), settings);
+    Function<String, Optional<McpAgent>> hubTokens = tokens(sluice.policy(), secret);
+    McpHttpEndpoint endpoint = McpHttpEndpoint.create(sluice, (token, loopback) -> hubTokens.apply(token), settings); // it listens on loopback only
     QueuedThreadPool pool = new QueuedThreadPool();
     pool.setName("sluice-mcp-hub");
     pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("sluice-mcp-hub-vt"));

@@ -52,6 +52,7 @@ public final class SharedStdioMcp implements AutoCloseable {
   private final Duration callTimeout;
   private final Object switching = new Object();
   private volatile Backend backend;
+  private volatile boolean closed;
   private StdioMcpServer server;
 
   private SharedStdioMcp(Supplier<Sluice> open, Path dataDir, McpAgent agent, McpSettings settings, Duration callTimeout) {
@@ -102,6 +103,7 @@ public final class SharedStdioMcp implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true; // first: a call failing because of this close must not take the data_dir over
     if (server != null) {
       server.close();
     }
@@ -117,27 +119,40 @@ public final class SharedStdioMcp implements AutoCloseable {
     try {
       return b.call(exchange, request);
     } catch (BackendLost lost) {
+      // An http_request the other process may have received may have been sent: it is never repeated, and never
+      // reported as "nothing was sent" (the model would resend it; the journal resumes it anyway).
+      boolean mayHaveActed = request.name().equals("http_request") && !lost.notDelivered;
+      if (closed) {
+        return mayHaveActed ? ResultMaps.interrupted("this MCP server is stopping")
+            : SluiceMcpTools.failure(request.name(), "sluice_unavailable", "this MCP server is stopping");
+      }
       LOG.warn("the Sluice process serving this MCP session went away ({}); taking over or relaying to the new one", lost.getMessage());
       Backend next;
       try {
         next = replace(b);
       } catch (RuntimeException e) {
-        return SluiceMcpTools.failure(request.name(), "sluice_unavailable", "no Sluice process can carry this call now: " + e.getMessage());
+        return mayHaveActed ? ResultMaps.interrupted("the process that served it stopped, and no other could take over: " + e.getMessage())
+            : SluiceMcpTools.failure(request.name(), "sluice_unavailable", "no Sluice process can carry this call now: " + e.getMessage());
       }
-      if (request.name().equals("http_request") && !lost.notDelivered) {
+      if (mayHaveActed) {
         return ResultMaps.interrupted("the process that served it stopped; " + (next instanceof Local ? "this one has taken over"
             : "another has taken over"));
       }
       try {
         return next.call(exchange, request); // not delivered, or a read or cancel_task: a repeat cannot double an effect
       } catch (BackendLost again) {
-        return SluiceMcpTools.failure(request.name(), "sluice_unavailable", "the Sluice process serving this call went away: " + again.getMessage());
+        return request.name().equals("http_request") && !again.notDelivered
+            ? ResultMaps.interrupted("the process that took over stopped too")
+            : SluiceMcpTools.failure(request.name(), "sluice_unavailable", "the Sluice process serving this call went away: " + again.getMessage());
       }
     }
   }
 
   private Backend replace(Backend failed) {
     synchronized (switching) {
+      if (closed) {
+        throw new IllegalStateException("this MCP server is stopping");
+      }
       if (backend != failed) {
         return backend; // another call already switched
       }
@@ -150,16 +165,21 @@ public final class SharedStdioMcp implements AutoCloseable {
   /** The engine, when the data_dir is free; else the hub of the process that holds it. Retries briefly while a hub starts or stops. */
   private Backend connect(Optional<Backend> previous) {
     RuntimeException last = null;
-    for (int i = 0; i < CONNECT_TRIES; i++) {
+    int refusedByLiveHub = 0;
+    for (int i = 0; i < CONNECT_TRIES && !closed; i++) {
       try {
         Sluice sluice = open.get();
+        McpHub hub = null;
         try {
-          McpHub hub = McpHub.start(sluice, dataDir, settings);
+          hub = McpHub.start(sluice, dataDir, settings);
           if (previous.isPresent()) {
             LOG.info("this stdio server now holds data_dir {} and serves the others", dataDir);
           }
           return new Local(sluice, hub, new SluiceMcpTools(sluice, settings, exchange -> Optional.of(agent)));
         } catch (RuntimeException e) {
+          if (hub != null) {
+            hub.close();
+          }
           sluice.close();
           throw e;
         }
@@ -172,6 +192,12 @@ public final class SharedStdioMcp implements AutoCloseable {
           return new Remote(hub.get(), agent, callTimeout);
         } catch (RuntimeException e) {
           last = e; // the hub is starting or has just stopped: try again
+          if (alive(hub.get().pid()) && ++refusedByLiveHub >= 3) {
+            // Its process runs and names itself, yet does not take this server: not a start or stop in progress.
+            throw new IllegalStateException("the Sluice process " + hub.get().pid() + " holding data_dir " + dataDir + " did not accept this"
+                + " server as agent '" + agent.id() + "' (" + e.getMessage() + "); is --agent one of its policy's agents, and do both use the"
+                + " same policy file?");
+          }
         }
       }
       try {
@@ -181,8 +207,16 @@ public final class SharedStdioMcp implements AutoCloseable {
         break;
       }
     }
-    throw new IllegalStateException("data_dir " + dataDir + " is held by another Sluice process that serves no MCP hub here ("
-        + (last == null ? "no answer" : last.getMessage()) + "); a gateway (sluice serve) serves MCP at /mcp instead: see docs/MCP.md");
+    if (closed) {
+      throw new IllegalStateException("this MCP server is stopping");
+    }
+    throw new IllegalStateException("data_dir " + dataDir + " is held by another Sluice process that names no MCP hub here ("
+        + (last == null ? "no answer" : last.getMessage()) + "); run sluice serve on it (stdio servers relay to it) or point the"
+        + " MCP client at its /mcp: see docs/MCP.md");
+  }
+
+  static boolean alive(long pid) {
+    return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
   }
 
   /** Where calls go now. */
@@ -235,8 +269,10 @@ public final class SharedStdioMcp implements AutoCloseable {
   /** Another process holds the data_dir: its hub carries the calls. */
   private static final class Remote implements Backend {
     private final McpSyncClient client;
+    private final long pid;
 
     Remote(McpHub.Address hub, McpAgent agent, Duration callTimeout) {
+      this.pid = hub.pid();
       String base = hub.url().getScheme() + "://" + hub.url().getAuthority();
       HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base)
           .endpoint(hub.url().getPath())
@@ -260,9 +296,21 @@ public final class SharedStdioMcp implements AutoCloseable {
       try {
         return client.callTool(request);
       } catch (McpError e) {
-        // The hub answered with a JSON-RPC error: it is there, so this is not a lost hub.
+        // The hub answered with a JSON-RPC error: it is there. A malformed request was refused before anything ran;
+        // any other error may have come after an http_request was journaled or sent.
+        Integer code = e.getJsonRpcError() == null ? null : e.getJsonRpcError().code();
+        boolean beforeRunning = code != null && (code == McpSchema.ErrorCodes.METHOD_NOT_FOUND || code == McpSchema.ErrorCodes.INVALID_PARAMS);
+        if (request.name().equals("http_request") && !beforeRunning) {
+          return ResultMaps.interrupted("the Sluice process serving it failed on it (" + e.getMessage() + ")");
+        }
         return SluiceMcpTools.failure(request.name(), "hub_error", "the Sluice process serving this call refused it: " + e.getMessage());
       } catch (RuntimeException e) {
+        if (!refused(e) && alive(pid)) {
+          // Not a lost hub (a timeout, say): its process still runs and may still be carrying the call. Nothing is switched.
+          return request.name().equals("http_request") ? ResultMaps.interrupted("no answer from the Sluice process serving it ("
+              + e.getClass().getSimpleName() + "); it may still be carrying the call")
+              : SluiceMcpTools.failure(request.name(), "sluice_unavailable", "no answer from the Sluice process serving this call: " + e.getMessage());
+        }
         throw new BackendLost(e.getClass().getSimpleName() + ": " + e.getMessage(), e, refused(e));
       }
     }

@@ -54,6 +54,7 @@ class SharedStdioServersTest {
         // A holds the data_dir and names its hub, readable by its owner only.
         Path hubFile = data.resolve(McpHub.FILE_NAME);
         assertThat(hubFile).exists();
+        long holderPid = McpHub.read(data).orElseThrow().pid();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(hubFile))).isEqualTo("rw-------");
         assertThat(Files.readString(hubFile)).doesNotContain(SECRET);
 
@@ -94,7 +95,10 @@ class SharedStdioServersTest {
         assertThat(fake.attempts()).hasSize(4);
         assertThat(fake.attempts().get(3).path()).isEqualTo("/v1/invoices/inv_3");
         assertThat(String.join("\n", stderrB)).contains("now holds data_dir");
-        assertThat(McpHub.read(data)).hasValueSatisfying(h -> assertThat(h.pid()).isNotEqualTo(ProcessHandle.current().pid()));
+        assertThat(McpHub.read(data)).hasValueSatisfying(h -> {
+          assertThat(h.pid()).isNotEqualTo(holderPid); // B's now
+          assertThat(ProcessHandle.of(h.pid())).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
+        });
         assertThat(String.join("\n", stderrA) + String.join("\n", stderrB)).doesNotContain(SECRET);
       } finally {
         stderrA.forEach(line -> System.err.println("[sluice mcp A] " + line));
@@ -156,6 +160,79 @@ class SharedStdioServersTest {
     }
   }
 
+  @Test
+  void aWriteInFlightWhenTheHolderIsKilledIsAnsweredInterruptedAndTheProviderEndsWithOneTransfer() throws Exception {
+    FaultRule held = FaultRule.of(Fault.hold(Duration.ofSeconds(60))).method("POST").path("/v1/transfers");
+    try (FakeProvider fake = FakeProvider.builder().fault(held).start()) {
+      Path config = writePolicy(fake);
+      Path data = dir.resolve("data");
+      Map<String, String> env = Map.of("API_TOKEN", SECRET);
+      List<String> stderrA = new CopyOnWriteArrayList<>();
+      List<String> stderrB = new CopyOnWriteArrayList<>();
+      McpAsyncClient a = StdioMcpServerAtTheFakeProviderTest.stdioClient(config, "bot", env, stderrA);
+      McpAsyncClient b = null;
+      try {
+        a.initialize().block(Duration.ofSeconds(180));
+        long holderPid = McpHub.read(data).orElseThrow().pid();
+        b = StdioMcpServerAtTheFakeProviderTest.stdioClient(config, "ops", env, stderrB);
+        b.initialize().block(Duration.ofSeconds(180));
+        McpChecks mcpB = new McpChecks(b);
+
+        // B's transfer goes through A's engine; the provider holds it; A is killed (no goodbye, like a crash).
+        CompletableFuture<McpSchema.CallToolResult> write = mcpB.callAsync("http_request", Map.of("provider", "api", "method", "POST",
+            "path", "/v1/transfers", "task", "pay", "body", Map.of("source", "acct_1", "destination", "acct_2", "amount", 500, "currency", "EUR")))
+            .toFuture();
+        assertThat(fake.awaitHeld(1, WAIT)).isTrue();
+        ProcessHandle holder = ProcessHandle.of(holderPid).orElseThrow();
+        holder.destroyForcibly();
+        holder.onExit().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        // The model is told the call may have happened and must not be resent; the relay did not resend it either.
+        McpSchema.CallToolResult r = write.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(r.isError()).isTrue();
+        assertThat(structured(r)).containsEntry("outcome", "interrupted").containsEntry("request_sent", true);
+        assertThat(text(r)).contains("Do not rephrase and resend a write");
+
+        // The provider finishes the held request (its client is gone). B takes the data_dir over (now, or at its next
+        // call); the journal resumes the write with its key: the provider ends with one transfer, not two.
+        fake.releaseHeld();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+          Map<String, Object> scope = scopeOf(mcpB.call("list_scopes", Map.of("provider", "api")));
+          boolean settled = Integer.valueOf(0).equals(scope.get("queued")) && Integer.valueOf(0).equals(scope.get("in_flight"));
+          if (settled && !fake.records("transfers").isEmpty()) {
+            break;
+          }
+          if (System.nanoTime() > deadline) {
+            throw new AssertionError("the resumed write did not settle: " + scope + ", records " + fake.records("transfers").size());
+          }
+          Thread.sleep(100); // bounded poll of the provider and of B's scope
+        }
+        assertThat(fake.records("transfers").stream().filter(x -> !x.deleted()).toList()).hasSize(1);
+        List<Attempt> posts = fake.attempts().stream().filter(x -> x.method().equals("POST")).toList();
+        assertThat(posts).isNotEmpty().extracting(Attempt::idempotencyKey).containsOnly(posts.get(0).idempotencyKey()); // one key throughout
+        assertThat(McpHub.read(data)).hasValueSatisfying(h -> assertThat(h.pid()).isNotEqualTo(holderPid));
+        assertThat(String.join("\n", stderrB)).contains("now holds data_dir");
+      } finally {
+        stderrA.forEach(line -> System.err.println("[sluice mcp A] " + line));
+        stderrB.forEach(line -> System.err.println("[sluice mcp B] " + line));
+        if (b != null) {
+          b.closeGracefully().block(Duration.ofSeconds(30));
+        }
+        try {
+          a.closeGracefully().block(Duration.ofSeconds(10));
+        } catch (RuntimeException alreadyGone) {
+          // A was killed
+        }
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> scopeOf(McpSchema.CallToolResult r) {
+    return ((List<Map<String, Object>>) structured(r).get("scopes")).get(0);
+  }
+
   @SuppressWarnings("unchecked")
   private static List<Object> providerIds(McpSchema.CallToolResult r) {
     return ((List<Map<String, Object>>) structured(r).get("providers")).stream().map(p -> p.get("id")).toList();
@@ -176,14 +253,18 @@ class SharedStdioServersTest {
         data_dir: "%s"
         request_classes:
           read: {max_attempts: 4, max_wait_seconds: 90, retry_statuses: [408, 429, 500, 502, 503, 504]}
+          idempotent_write: {max_attempts: 3, max_wait_seconds: 120, retry_statuses: [408, 429, 502, 503, 504]}
           uncertain_write: {max_attempts: 1, max_wait_seconds: 0, retry_statuses: []}
         providers:
           api:
             base_url: %s
             credential: {header: Authorization, format: "Bearer {secret}", secret_env: API_TOKEN}
             scope: account:acme
+            idempotency_header: Idempotency-Key
             routes:
               - {method: GET, path: "/v1/invoices/{id}", class: read}
+              - {method: POST, path: "/v1/transfers", class: idempotent_write,
+                 lookup: {method: GET, path: "/v1/transfers?idempotency_key={idempotency_key}"}}
           other:
             base_url: %s
         agents:

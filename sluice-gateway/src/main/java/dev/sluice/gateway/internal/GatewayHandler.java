@@ -404,8 +404,8 @@ public final class GatewayHandler extends Handler.Abstract {
       if (x.claim()) {
         waiting.remove(x);
         if (o != null) {
-          answer(x.response, x.callback, entry, o);
-          actions.delivered(entry.id()); // the agent has the response; only the outcome's context is kept
+          // Once the answer is written out, the agent has the response: only the outcome's context is kept.
+          answer(x.response, deliveredThen(x.callback, entry.id()), entry, o);
         } else {
           refuse(x.response, x.callback, 500, "internal_error", "Internal error", "the action failed inside Sluice",
               "look the action up (GET /v1/actions/" + id + ") before repeating a write");
@@ -710,11 +710,25 @@ public final class GatewayHandler extends Handler.Abstract {
 
   private void liveNow(Response response, Callback callback, ActionRegistry.Entry e) {
     if (e.outcome().isDone() && !e.outcome().isCompletedExceptionally() && e.responseKept()) {
-      answer(response, callback, e, e.outcome().join());
+      answer(response, deliveredThen(callback, e.id()), e, e.outcome().join()); // a 202's result, fetched: it has reached the agent
     } else {
       response.getHeaders().put("Sluice-Action-Id", e.id());
       Http.writeJson(response, 200, ActionDocuments.live(sluice, e), callback);
     }
+  }
+
+  /** {@code callback}, and once the answer was written out in full, the action's response is not kept any longer. */
+  private Callback deliveredThen(Callback callback, String id) {
+    return new Callback.Nested(callback) {
+      @Override
+      public void succeeded() {
+        try {
+          actions.delivered(id);
+        } finally {
+          super.succeeded();
+        }
+      }
+    };
   }
 
   private void refuse(Response response, Callback callback, int status, String code, String title, String detail, String next) {

@@ -73,6 +73,7 @@ public final class SerializedSendsProvider implements McpServerTransportProvider
     private final McpServerTransport delegate;
     private final Sinks.Many<Send> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Object emitLock = new Object();
+    private final Sinks.Empty<Void> drained = Sinks.empty();
 
     SerializedTransport(McpServerTransport delegate) {
       this.delegate = Objects.requireNonNull(delegate, "delegate");
@@ -83,6 +84,7 @@ public final class SerializedSendsProvider implements McpServerTransportProvider
                 send.done().tryEmitError(e);
                 return Mono.empty(); // one failed send does not stop the ones after it
               }))
+          .doFinally(signal -> drained.tryEmitEmpty())
           .subscribe();
     }
 
@@ -105,19 +107,18 @@ public final class SerializedSendsProvider implements McpServerTransportProvider
 
     @Override
     public Mono<Void> closeGracefully() {
-      return delegate.closeGracefully().doFinally(signal -> {
+      // Answers already queued go out first; then the SDK's transport closes (it drops what arrives after).
+      return Mono.defer(() -> {
         synchronized (emitLock) {
           queue.tryEmitComplete();
         }
-      });
+        return drained.asMono().timeout(java.time.Duration.ofSeconds(5), Mono.empty()); // bounded: a stuck send does not hold the close
+      }).then(Mono.defer(delegate::closeGracefully));
     }
 
     @Override
     public void close() {
-      delegate.close();
-      synchronized (emitLock) {
-        queue.tryEmitComplete();
-      }
+      closeGracefully().subscribe(ignored -> { }, e -> { }); // as McpTransport#close does: asynchronously
     }
 
     @Override
