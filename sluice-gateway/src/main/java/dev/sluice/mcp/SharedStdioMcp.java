@@ -53,7 +53,7 @@ public final class SharedStdioMcp implements AutoCloseable {
   private final Object switching = new Object();
   private volatile Backend backend;
   private volatile boolean closed;
-  private StdioMcpServer server;
+  private volatile StdioMcpServer server;
 
   private SharedStdioMcp(Supplier<Sluice> open, Path dataDir, McpAgent agent, McpSettings settings, Duration callTimeout) {
     this.open = open;
@@ -82,7 +82,12 @@ public final class SharedStdioMcp implements AutoCloseable {
     mcp.backend = mcp.connect(Optional.empty());
     List<McpServerFeatures.SyncToolSpecification> tools = SluiceMcpTools.definitions().stream()
         .map(t -> McpServerFeatures.SyncToolSpecification.builder().tool(t).callHandler(mcp::call).build()).toList();
-    mcp.server = StdioMcpServer.start(tools, StdioMcpServer.instructions(agent), in, out);
+    try {
+      mcp.server = StdioMcpServer.start(tools, StdioMcpServer.instructions(agent), in, out);
+    } catch (RuntimeException e) {
+      mcp.close(); // the engine and hub it opened, or its relay client
+      throw e;
+    }
     return mcp;
   }
 
