@@ -63,16 +63,27 @@ class ScopeHoldRaceTest {
         return mine;
       }));
     }
-    // Time stands still, so once the hold is published every worker ends up queued behind it.
+    // Time stands still, so once the hold is published every worker with reads left ends up queued behind it. A
+    // worker may have done all 30 reads before the 429's answer was processed (the provider answers on its own
+    // threads; on a loaded machine one worker ran 30 reads while the 429 was on its way): it queues nothing.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (engine.queued(SCOPE) < WORKERS) {
+    while (engine.inFlight(SCOPE) > 0 || engine.queued(SCOPE) < WORKERS - results.stream().filter(Future::isDone).count()) {
       if (System.nanoTime() > deadline) {
         String log;
         synchronized (events) {
           log = String.join(",", events);
         }
+        String ended = results.stream().filter(Future::isDone).map(f -> {
+          try {
+            return "returned " + f.get().size() + " outcomes";
+          } catch (Exception e) {
+            java.io.StringWriter w = new java.io.StringWriter();
+            e.getCause().printStackTrace(new java.io.PrintWriter(w));
+            return "threw " + w;
+          }
+        }).toList().toString();
         throw new AssertionError("workers never all queued; queued=" + engine.queued(SCOPE) + " in flight=" + engine.inFlight(SCOPE)
-            + " sends=" + n.get() + " done=" + results.stream().filter(Future::isDone).count() + " events=" + log);
+            + " sends=" + n.get() + " done=" + ended + " events=" + log);
       }
       Thread.onSpinWait();
     }
