@@ -25,13 +25,17 @@ import java.util.Optional;
  *     than a send of the action itself
  * @param journalId the action's journal id when it is journaled: a journaling transport records
  *     the attempt's start (durably, before sending) and end under it
+ * @param requestClass the name of the action's request class ({@code unknown} when the caller did
+ *     not say), for metrics: a look-up carries the class of the action it looks up
  */
 public record AttemptRequest(
     long actionId, String taskId, ScopeId scope, String method, String target, Headers headers, byte[] body, int attempt,
     Optional<String> idempotencyKey,
     boolean lookup,
-    Optional<ActionId> journalId) {
+    Optional<ActionId> journalId,
+    String requestClass) {
   public AttemptRequest {
+    Objects.requireNonNull(requestClass, "requestClass");
     Objects.requireNonNull(journalId, "journalId");
     Objects.requireNonNull(taskId, "taskId");
     Objects.requireNonNull(scope, "scope");
@@ -43,6 +47,12 @@ public record AttemptRequest(
     if (attempt < 1) {
       throw new IllegalArgumentException("attempt numbers start at 1, got " + attempt);
     }
+  }
+
+  /** An attempt whose request class is not named ({@code unknown}). */
+  public AttemptRequest(long actionId, String taskId, ScopeId scope, String method, String target, Headers headers, byte[] body, int attempt,
+      Optional<String> idempotencyKey, boolean lookup, Optional<ActionId> journalId) {
+    this(actionId, taskId, scope, method, target, headers, body, attempt, idempotencyKey, lookup, journalId, "unknown");
   }
 
   /** A send of the action itself, not journaled. */
@@ -60,7 +70,7 @@ public record AttemptRequest(
   public boolean equals(Object o) {
     return o instanceof AttemptRequest a && a.actionId == actionId && a.attempt == attempt && a.taskId.equals(taskId) && a.scope.equals(scope)
         && a.method.equals(method) && a.target.equals(target) && a.headers.equals(headers) && Arrays.equals(a.body, body)
-        && a.idempotencyKey.equals(idempotencyKey) && a.lookup == lookup && a.journalId.equals(journalId);
+        && a.idempotencyKey.equals(idempotencyKey) && a.lookup == lookup && a.journalId.equals(journalId) && a.requestClass.equals(requestClass);
   }
 
   @Override

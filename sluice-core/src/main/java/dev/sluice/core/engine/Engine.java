@@ -596,9 +596,9 @@ public final class Engine {
     int number = a.attempts + a.lookups;
     AttemptRequest attempt = lookup
         ? new AttemptRequest(a.id, r.taskId(), r.scope(), r.lookup().orElseThrow().method(), a.lookupTarget, Headers.empty(), new byte[0], number,
-            Optional.empty(), true, r.journalId())
+            Optional.empty(), true, r.journalId(), r.requestClass().name())
         : new AttemptRequest(a.id, r.taskId(), r.scope(), r.method(), r.target(), r.headers(), r.body(), number, r.idempotencyKey(), false,
-            r.journalId());
+            r.journalId(), r.requestClass().name());
     CompletableFuture<AttemptResult> f;
     try {
       f = transport.send(attempt);

@@ -27,6 +27,17 @@ import java.util.List;
 public final class AnthropicRateLimitReader implements RateLimitDialectReader {
   private static final String PREFIX = "anthropic-ratelimit-";
   private static final List<String> KINDS = List.of("requests", "tokens", "input-tokens", "output-tokens");
+  // Field names built once: present() runs on every response (dialect detection) and concatenating them there was a
+  // measurable share of what the gateway allocated per request.
+  private static final java.util.Map<String, String[]> NAMES = names();
+
+  private static java.util.Map<String, String[]> names() {
+    java.util.Map<String, String[]> m = new java.util.LinkedHashMap<>();
+    for (String kind : KINDS) {
+      m.put(kind, new String[] {PREFIX + kind + "-limit", PREFIX + kind + "-remaining", PREFIX + kind + "-reset"});
+    }
+    return java.util.Collections.unmodifiableMap(m);
+  }
 
   @Override
   public RateLimitDialect dialect() {
@@ -35,8 +46,8 @@ public final class AnthropicRateLimitReader implements RateLimitDialectReader {
 
   @Override
   public boolean present(Headers headers) {
-    for (String kind : KINDS) {
-      if (headers.contains(name(kind, "limit")) || headers.contains(name(kind, "remaining")) || headers.contains(name(kind, "reset"))) {
+    for (String[] n : NAMES.values()) {
+      if (headers.contains(n[0]) || headers.contains(n[1]) || headers.contains(n[2])) {
         return true;
       }
     }
@@ -47,13 +58,10 @@ public final class AnthropicRateLimitReader implements RateLimitDialectReader {
   public List<RateLimitObservation> read(Headers headers, Instant now, List<HeaderNote> notes) {
     List<RateLimitObservation> out = new ArrayList<>(KINDS.size());
     for (String kind : KINDS) {
-      DialectFields.perKind(RateLimitDialect.ANTHROPIC, kind, headers, name(kind, "limit"), name(kind, "remaining"), name(kind, "reset"),
+      String[] n = NAMES.get(kind);
+      DialectFields.perKind(RateLimitDialect.ANTHROPIC, kind, headers, n[0], n[1], n[2],
           name -> DialectFields.value(headers, name, notes, Rfc3339::parse), notes).ifPresent(out::add);
     }
     return List.copyOf(out);
-  }
-
-  private static String name(String kind, String what) {
-    return PREFIX + kind + "-" + what;
   }
 }

@@ -27,6 +27,10 @@ import java.util.List;
 public final class OpenAiRateLimitReader implements RateLimitDialectReader {
   private static final String PREFIX = "x-ratelimit-";
   private static final List<String> UNITS = List.of("requests", "tokens");
+  // Field names built once (present() runs on every response): limit, remaining, reset per unit.
+  private static final java.util.Map<String, String[]> NAMES = java.util.Map.of(
+      "requests", new String[] {PREFIX + "limit-requests", PREFIX + "remaining-requests", PREFIX + "reset-requests"},
+      "tokens", new String[] {PREFIX + "limit-tokens", PREFIX + "remaining-tokens", PREFIX + "reset-tokens"});
 
   @Override
   public RateLimitDialect dialect() {
@@ -36,7 +40,8 @@ public final class OpenAiRateLimitReader implements RateLimitDialectReader {
   @Override
   public boolean present(Headers headers) {
     for (String unit : UNITS) {
-      if (headers.contains(limit(unit)) || headers.contains(remaining(unit)) || headers.contains(reset(unit))) {
+      String[] n = NAMES.get(unit);
+      if (headers.contains(n[0]) || headers.contains(n[1]) || headers.contains(n[2])) {
         return true;
       }
     }
@@ -47,21 +52,10 @@ public final class OpenAiRateLimitReader implements RateLimitDialectReader {
   public List<RateLimitObservation> read(Headers headers, Instant now, List<HeaderNote> notes) {
     List<RateLimitObservation> out = new ArrayList<>(2);
     for (String unit : UNITS) {
-      DialectFields.perKind(RateLimitDialect.OPENAI, unit, headers, limit(unit), remaining(unit), reset(unit),
+      String[] n = NAMES.get(unit);
+      DialectFields.perKind(RateLimitDialect.OPENAI, unit, headers, n[0], n[1], n[2],
           name -> DialectFields.resetAfter(headers, name, now, notes, DurationText::parse), notes).ifPresent(out::add);
     }
     return List.copyOf(out);
-  }
-
-  private static String limit(String unit) {
-    return PREFIX + "limit-" + unit;
-  }
-
-  private static String remaining(String unit) {
-    return PREFIX + "remaining-" + unit;
-  }
-
-  private static String reset(String unit) {
-    return PREFIX + "reset-" + unit;
   }
 }

@@ -56,6 +56,9 @@ public record RateLimitReading(List<RateLimitObservation> observations, List<Hea
    */
   public Optional<RateLimitObservation> mostConstrained(RateLimitObservation.Unit unit) {
     Objects.requireNonNull(unit, "unit");
+    if (observations.isEmpty()) {
+      return Optional.empty(); // most responses carry no rate-limit fields: no stream for them (read on every response)
+    }
     return observations.stream()
         .filter(o -> o.unit() == unit && o.remaining().isPresent())
         .min(TIGHTEST_FIRST);

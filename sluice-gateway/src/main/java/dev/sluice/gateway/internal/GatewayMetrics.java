@@ -29,6 +29,14 @@ import java.util.concurrent.CompletableFuture;
 public final class GatewayMetrics {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Policy policy;
+  // The per-attempt and per-outcome meters, looked up once per series: building a meter's id on every call was a
+  // visible share of what the gateway allocated per request. Bounded by configured providers, scopes, classes and
+  // the statuses and outcome codes they produce.
+  private final java.util.concurrent.ConcurrentMap<AttemptSeries, Counter> attempts = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.ConcurrentMap<java.util.List<String>, Counter> outcomes = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.ConcurrentMap<String, DistributionSummary> waits = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private record AttemptSeries(String provider, String scope, String requestClass, String status) {}
 
   public GatewayMetrics(Policy policy) {
     this.policy = policy;
@@ -42,15 +50,19 @@ public final class GatewayMetrics {
   public Transport count(Transport inner) {
     return request -> {
       CompletableFuture<AttemptResult> f = inner.send(request);
-      Provider p = policy.providers().get(request.scope().provider());
-      String requestClass = p == null ? "unknown" : classOf(p, request.method(), request.target());
+      String requestClass = request.requestClass();
+      if (requestClass.equals("unknown")) { // an engine caller that did not name it: match the route
+        Provider p = policy.providers().get(request.scope().provider());
+        requestClass = p == null ? "unknown" : classOf(p, request.method(), request.target());
+      }
+      String named = requestClass;
       CompletableFuture<AttemptResult> out = new CompletableFuture<>();
       f.whenComplete((r, e) -> {
         String status = r instanceof AttemptResult.Response resp ? String.valueOf(resp.status())
             : r instanceof AttemptResult.Failure fail ? fail.kind().code() : "error";
-        Counter.builder("sluice.attempts").description("attempts that left for a provider")
-            .tag("provider", request.scope().provider()).tag("scope", request.scope().scope())
-            .tag("class", requestClass).tag("status", status).register(registry).increment();
+        attempts.computeIfAbsent(new AttemptSeries(request.scope().provider(), request.scope().scope(), named, status),
+            k -> Counter.builder("sluice.attempts").description("attempts that left for a provider").tag("provider", k.provider())
+                .tag("scope", k.scope()).tag("class", k.requestClass()).tag("status", k.status()).register(registry)).increment();
         if (e != null) {
           out.completeExceptionally(e);
         } else {
@@ -82,9 +94,10 @@ public final class GatewayMetrics {
    * {@code unresolved} (reconciliation required, escalated or the outcome stayed unknown).
    */
   public void outcome(String provider, Outcome o, Sluice sluice, Optional<ActionId> journalId, boolean write) {
-    Counter.builder("sluice.outcomes").tag("provider", provider).tag("outcome", o.outcome().code()).register(registry).increment();
-    DistributionSummary.builder("sluice.wait.seconds").description("time actions waited in Sluice (queues and retry delays)")
-        .baseUnit("seconds").tag("provider", provider).register(registry).record(o.waitedSeconds());
+    outcomes.computeIfAbsent(java.util.List.of(provider, o.outcome().code()),
+        k -> Counter.builder("sluice.outcomes").tag("provider", k.get(0)).tag("outcome", k.get(1)).register(registry)).increment();
+    waits.computeIfAbsent(provider, k -> DistributionSummary.builder("sluice.wait.seconds").description("time actions waited in Sluice (queues and retry delays)")
+        .baseUnit("seconds").tag("provider", k).register(registry)).record(o.waitedSeconds());
     if (o.outcome() == OutcomeCode.BUDGET_EXHAUSTED) {
       Counter.builder("sluice.budget.exhaustions").description("actions stopped because their class's retry budget ran out")
           .tag("provider", provider).register(registry).increment();
