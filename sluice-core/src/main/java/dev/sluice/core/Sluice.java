@@ -626,6 +626,17 @@ public final class Sluice implements AutoCloseable {
     return escalations.map(e -> writer.get().journal().escalations().stream().map(e::view).toList()).orElse(List.of());
   }
 
+  /**
+   * The escalations raised for one action, oldest first, each with its dossier. Only theirs are
+   * built: a dossier reads the action and its attempts from the journal, so asking {@link
+   * #escalations()} and filtering costs two reads per escalation ever raised.
+   */
+  public List<Escalation> escalationsOf(ActionId actionId) {
+    Objects.requireNonNull(actionId, "actionId");
+    return escalations.map(e -> writer.get().journal().escalations().stream().filter(r -> r.actionId().equals(actionId)).map(e::view).toList())
+        .orElse(List.of());
+  }
+
   /** One escalation with its dossier (built from the journal now), if it exists. */
   public Optional<Escalation> escalation(EscalationId id) {
     Objects.requireNonNull(id, "id");

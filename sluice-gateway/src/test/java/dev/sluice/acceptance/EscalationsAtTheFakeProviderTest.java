@@ -121,6 +121,10 @@ class EscalationsAtTheFakeProviderTest {
       assertThat(of(h.fake, "POST")).hasSize(2);
       assertThat(r.escalation().decision().orElseThrow().by()).isEqualTo("ops-ana");
       assertThat(r.escalation().decision().orElseThrow().confirmation()).isTrue();
+      // An action's escalations are its own: the escalated write has E-1 (decided now), the new send none.
+      assertThat(h.sluice.escalationsOf(s.actionId().orElseThrow())).singleElement()
+          .satisfies(x -> assertThat(x.id()).isEqualTo(e.id())).satisfies(x -> assertThat(x.open()).isFalse());
+      assertThat(h.sluice.escalationsOf(r.actionId().orElseThrow())).isEmpty();
       assertThat(h.sluice.action(s.actionId().orElseThrow()).orElseThrow().state()).isEqualTo(ActionState.CANCELLED);
       assertThatThrownBy(() -> h.sluice.decide(e.id(), DecisionRequest.of(DecisionOption.CANCEL, "ops-bo", "too late")))
           .isInstanceOf(DecisionException.class).hasMessageContaining("already decided: send_new by ops-ana");

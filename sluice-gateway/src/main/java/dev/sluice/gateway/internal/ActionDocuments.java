@@ -3,6 +3,8 @@ package dev.sluice.gateway.internal;
 import dev.sluice.core.Sluice;
 import dev.sluice.core.engine.Outcome;
 import dev.sluice.core.engine.QueuedRequest;
+import dev.sluice.core.escalation.Escalation;
+import dev.sluice.core.journal.ActionId;
 import dev.sluice.core.journal.ActionRecord;
 import dev.sluice.core.journal.ActionState;
 import java.util.LinkedHashMap;
@@ -39,7 +41,7 @@ final class ActionDocuments {
       m.put("journal_state", r.get().state().code());
       m.put("due_at", null);
       m.put("attempts", 0);
-      openEscalation(sluice, e.id()).ifPresent(x -> m.put("escalation", x));
+      e.journalId().flatMap(id -> openEscalation(sluice, id)).ifPresent(x -> m.put("escalation", x));
       return m;
     }
     if (r.isPresent() && r.get().state().open()) {
@@ -91,9 +93,8 @@ final class ActionDocuments {
   }
 
   /** The open escalation of an action (per-call approval), by the action's journal id. */
-  static Optional<String> openEscalation(Sluice sluice, String actionId) {
-    return sluice.escalations().stream().filter(x -> x.open() && x.dossier().actionId().equals(actionId)).findFirst()
-        .map(x -> x.id().toString());
+  static Optional<String> openEscalation(Sluice sluice, ActionId actionId) {
+    return sluice.escalationsOf(actionId).stream().filter(Escalation::open).findFirst().map(x -> x.id().toString());
   }
 
   private static String stateOf(ActionState s) {

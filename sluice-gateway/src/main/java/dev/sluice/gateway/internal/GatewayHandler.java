@@ -658,7 +658,7 @@ public final class GatewayHandler extends Handler.Abstract {
     response.getHeaders().put("Sluice-Action-Id", id);
     Map<String, Object> doc = ActionDocuments.journaled(record.get(), s.attempts(jid.get()).size(), owner);
     if (record.get().state() == dev.sluice.core.journal.ActionState.AWAITING_APPROVAL) {
-      ActionDocuments.openEscalation(s, jid.get().value()).ifPresent(x -> doc.put("escalation", x));
+      ActionDocuments.openEscalation(s, jid.get()).ifPresent(x -> doc.put("escalation", x));
     }
     Http.writeJson(response, 200, doc, callback);
   }

@@ -47,9 +47,7 @@ public final class McpStates {
     if (journalId.isEmpty()) {
       return Optional.empty();
     }
-    String id = journalId.get().value();
-    return sluice.escalations().stream()
-        .filter(e -> e.dossier().actionId().equals(id))
+    return sluice.escalationsOf(journalId.get()).stream()
         .max(Comparator.comparing(Escalation::open).thenComparing(Escalation::createdAt));
   }
 }
