@@ -4,7 +4,6 @@ import static dev.sluice.mcp.McpChecks.structured;
 import static dev.sluice.mcp.McpChecks.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.core.Sluice;
 import dev.sluice.core.policy.ListenAddress;
 import dev.sluice.core.policy.Policy;
@@ -13,11 +12,7 @@ import dev.sluice.fake.Fault;
 import dev.sluice.fake.FaultRule;
 import dev.sluice.mcp.McpChecks;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -46,12 +41,9 @@ class McpActionIdsOutliveTheGatewayTest {
   }
 
   private static McpAsyncClient client(Gateway g) {
-    McpAsyncClient c = McpClient.async(HttpClientStreamableHttpTransport.builder(g.uri().toString()).endpoint("/mcp")
-        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + GatewayHarness.AGENT_TOKEN))
-        .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper())).build()).requestTimeout(Duration.ofSeconds(60)).build();
-    c.initialize().block(Duration.ofSeconds(30));
-    return c;
+    return McpChecks.httpClient(g.uri(), GatewayHarness.AGENT_TOKEN);
   }
+
 
   @Test
   void aDelayedWritesIdAnswersFromTheJournalAfterARestart() {

@@ -4,16 +4,12 @@ import static dev.sluice.mcp.McpChecks.structured;
 import static dev.sluice.mcp.McpChecks.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.fake.Attempt;
 import dev.sluice.fake.FakeProvider;
 import dev.sluice.fake.Fault;
 import dev.sluice.fake.FaultRule;
 import dev.sluice.mcp.McpChecks;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -46,15 +42,9 @@ class McpEscalationsThroughTheGatewayTest {
   }
 
   private static McpAsyncClient client(GatewayHarness h, String token) {
-    HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(h.gateway.uri().toString())
-        .endpoint("/mcp")
-        .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
-        .jsonMapper(new JacksonMcpJsonMapper(new ObjectMapper()))
-        .build();
-    McpAsyncClient c = McpClient.async(transport).requestTimeout(Duration.ofSeconds(60)).build();
-    c.initialize().block(Duration.ofSeconds(30));
-    return c;
+    return McpChecks.httpClient(h.gateway.uri(), token);
   }
+
 
   private static HttpResponse<String> decide(GatewayHarness h, String escalation, String option) {
     String body = "{\"option\":\"" + option + "\",\"by\":\"ops-ana\",\"reason\":\"checked with finance\"}";

@@ -28,6 +28,17 @@ public final class McpChecks {
   /** Every result this client received, for checks over all of them (no secret in any, ...). */
   public final List<McpSchema.CallToolResult> received = new CopyOnWriteArrayList<>();
 
+  /** An initialized SDK client of the gateway's {@code /mcp} (streamable HTTP) with this bearer token. */
+  public static McpAsyncClient httpClient(java.net.URI gateway, String token) {
+    McpAsyncClient c = io.modelcontextprotocol.client.McpClient.async(
+            io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport.builder(gateway.toString()).endpoint("/mcp")
+                .requestBuilder(java.net.http.HttpRequest.newBuilder().header("Authorization", "Bearer " + token))
+                .jsonMapper(new io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper(new ObjectMapper())).build())
+        .requestTimeout(Duration.ofSeconds(60)).build();
+    c.initialize().block(Duration.ofSeconds(30));
+    return c;
+  }
+
   public McpChecks(McpAsyncClient client) {
     this.client = client;
     for (McpSchema.Tool t : client.listTools().block(PATIENCE).tools()) {

@@ -10,7 +10,6 @@ import dev.sluice.fake.Fault;
 import dev.sluice.fake.FaultRule;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -41,7 +40,7 @@ class SharedStdioServersTest {
   void twoStdioServersOnOneDataDirShareTheScopeAndTheSecondTakesOverWhenTheFirstExits() throws Exception {
     FaultRule first429 = FaultRule.of(Fault.rateLimited(Duration.ofSeconds(2))).path("/v1/invoices/{id}");
     try (FakeProvider fake = FakeProvider.builder().fault(first429).start()) {
-      Path config = writePolicy(fake);
+      Path config = StdioMcpServerAtTheFakeProviderTest.writePolicy(dir, fake);
       Path data = dir.resolve("data");
       List<String> stderrA = new CopyOnWriteArrayList<>();
       List<String> stderrB = new CopyOnWriteArrayList<>();
@@ -118,7 +117,7 @@ class SharedStdioServersTest {
   void aStdioServerStartedBesideARunningGatewayRelaysToItsEngine() throws Exception {
     FaultRule first429 = FaultRule.of(Fault.rateLimited(Duration.ofSeconds(2))).path("/v1/invoices/{id}");
     try (FakeProvider fake = FakeProvider.builder().fault(first429).start()) {
-      Path config = writePolicy(fake);
+      Path config = StdioMcpServerAtTheFakeProviderTest.writePolicy(dir, fake);
       Path data = dir.resolve("data");
       Map<String, String> env = Map.of("API_TOKEN", SECRET, "BOT_TOKEN", "bot-token-0123456789abcdef", "OPS_TOKEN", "ops-token-0123456789abcdef");
       dev.sluice.core.policy.Policy policy = dev.sluice.core.policy.PolicyLoader.load(config);
@@ -164,7 +163,7 @@ class SharedStdioServersTest {
   void aWriteInFlightWhenTheHolderIsKilledIsAnsweredInterruptedAndTheProviderEndsWithOneTransfer() throws Exception {
     FaultRule held = FaultRule.of(Fault.hold(Duration.ofSeconds(60))).method("POST").path("/v1/transfers");
     try (FakeProvider fake = FakeProvider.builder().fault(held).start()) {
-      Path config = writePolicy(fake);
+      Path config = StdioMcpServerAtTheFakeProviderTest.writePolicy(dir, fake);
       Path data = dir.resolve("data");
       Map<String, String> env = Map.of("API_TOKEN", SECRET);
       List<String> stderrA = new CopyOnWriteArrayList<>();
@@ -246,33 +245,5 @@ class SharedStdioServersTest {
       }
       Thread.sleep(20); // bounded poll of the provider's own log
     }
-  }
-
-  private Path writePolicy(FakeProvider fake) throws java.io.IOException {
-    String yaml = """
-        data_dir: "%s"
-        request_classes:
-          read: {max_attempts: 4, max_wait_seconds: 90, retry_statuses: [408, 429, 500, 502, 503, 504]}
-          idempotent_write: {max_attempts: 3, max_wait_seconds: 120, retry_statuses: [408, 429, 502, 503, 504]}
-          uncertain_write: {max_attempts: 1, max_wait_seconds: 0, retry_statuses: []}
-        providers:
-          api:
-            base_url: %s
-            credential: {header: Authorization, format: "Bearer {secret}", secret_env: API_TOKEN}
-            scope: account:acme
-            idempotency_header: Idempotency-Key
-            routes:
-              - {method: GET, path: "/v1/invoices/{id}", class: read}
-              - {method: POST, path: "/v1/transfers", class: idempotent_write,
-                 lookup: {method: GET, path: "/v1/transfers?idempotency_key={idempotency_key}"}}
-          other:
-            base_url: %s
-        agents:
-          - {id: bot, token_env: BOT_TOKEN, providers: [api]}
-          - {id: ops, token_env: OPS_TOKEN, providers: [api, other]}
-        """.formatted(dir.resolve("data").toString().replace("\\", "/"), fake.baseUri(), fake.baseUri());
-    Path file = dir.resolve("sluice.yaml");
-    Files.writeString(file, yaml, StandardCharsets.UTF_8);
-    return file;
   }
 }

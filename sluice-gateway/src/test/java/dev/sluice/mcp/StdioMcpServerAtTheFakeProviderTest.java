@@ -54,7 +54,7 @@ class StdioMcpServerAtTheFakeProviderTest {
     FaultRule first429 = FaultRule.of(Fault.rateLimited(Duration.ofSeconds(1))).path("/v1/invoices/{id}");
     FaultRule firstPostDropped = FaultRule.of(Fault.dropAfterCommit()).method("POST").path("/v1/transfers");
     try (FakeProvider fake = FakeProvider.builder().fault(first429).fault(firstPostDropped).start()) {
-      Path config = writePolicy(fake);
+      Path config = writePolicy(dir, fake);
       List<String> stderr = new CopyOnWriteArrayList<>();
       McpAsyncClient client = stdioClient(config, "bot", Map.of("API_TOKEN", SECRET), stderr);
       String escalationId;
@@ -273,7 +273,12 @@ class StdioMcpServerAtTheFakeProviderTest {
     }
   }
 
-  private Path writePolicy(FakeProvider fake) throws java.io.IOException {
+  /**
+   * The policy of the MCP acceptance tests, in {@code dir/sluice.yaml} with its data_dir in {@code
+   * dir/data}: provider {@code api} (reads, a 2-second report class, transfers with a look-up by key)
+   * on the fake, provider {@code other}, agents {@code bot} (api) and {@code ops} (api, other).
+   */
+  static Path writePolicy(Path dir, FakeProvider fake) throws java.io.IOException {
     String yaml = """
         data_dir: "%s"
         request_classes:
