@@ -40,19 +40,30 @@ final class Http {
 
   Http(URI base) {
     this.base = base;
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
+    this.client = newClient();
+  }
+
+  /** The client every strategy's workers share: HTTP/1.1, no redirects, 5 s to connect. */
+  static HttpClient newClient() {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
         .connectTimeout(Duration.ofSeconds(5)).build();
   }
 
-  /** One attempt. Never throws for a failed exchange: that is status -1. */
-  Reply send(Action a) throws InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(a.target())).timeout(Duration.ofSeconds(30));
+  /** The request of one action to {@code uri}: its method, JSON body and idempotency key. */
+  static HttpRequest.Builder request(URI uri, Action a, Duration timeout) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout);
     if (a.method().equals("GET")) {
       b.GET();
     } else {
       b.method(a.method(), HttpRequest.BodyPublishers.ofByteArray(a.body())).header("Content-Type", "application/json");
     }
     a.idempotencyKey().ifPresent(k -> b.header("Idempotency-Key", k));
+    return b;
+  }
+
+  /** One attempt. Never throws for a failed exchange: that is status -1. */
+  Reply send(Action a) throws InterruptedException {
+    HttpRequest.Builder b = request(base.resolve(a.target()), a, Duration.ofSeconds(30));
     try {
       HttpResponse<Void> r = client.send(b.build(), HttpResponse.BodyHandlers.discarding());
       Optional<Duration> ra = RetryAfter.parse(r.headers().firstValue("retry-after").orElse(null), System.currentTimeMillis());

@@ -41,19 +41,13 @@ final class SluiceGatewayStrategy implements Strategy {
         .env(name -> name.equals("BENCH_AGENT_TOKEN") ? Optional.of(TOKEN) : Optional.empty())
         .listen(new ListenAddress("127.0.0.1", 0)).stopTimeout(Duration.ofSeconds(2)).start();
     URI base = gateway.uri();
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
-        .connectTimeout(Duration.ofSeconds(5)).build();
+    HttpClient client = Http.newClient();
     return new Client() {
       @Override
       public boolean perform(Action a) throws InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve("/fake" + a.target())).timeout(Duration.ofSeconds(180))
+        // Sluice waits out the quota inside the call, so the agent's timeout is long.
+        HttpRequest.Builder b = Http.request(base.resolve("/fake" + a.target()), a, Duration.ofSeconds(180))
             .header("Authorization", "Bearer " + TOKEN).header("Sluice-Task", "w-" + Thread.currentThread().getName());
-        if (a.method().equals("GET")) {
-          b.GET();
-        } else {
-          b.method(a.method(), HttpRequest.BodyPublishers.ofByteArray(a.body())).header("Content-Type", "application/json");
-        }
-        a.idempotencyKey().ifPresent(k -> b.header("Idempotency-Key", k));
         try {
           HttpResponse<Void> r = client.send(b.build(), HttpResponse.BodyHandlers.discarding());
           return r.statusCode() >= 200 && r.statusCode() < 300;
