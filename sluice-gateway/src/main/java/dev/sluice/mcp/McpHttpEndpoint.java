@@ -118,15 +118,7 @@ public final class McpHttpEndpoint extends Handler.Wrapper {
 
   /** Whether a remote address (an IP literal, as the server reports it) is a loopback address. */
   static boolean loopback(String remote) {
-    if (remote == null || remote.isEmpty()) {
-      return false;
-    }
-    try {
-      String literal = remote.startsWith("[") && remote.endsWith("]") ? remote.substring(1, remote.length() - 1) : remote;
-      return (Character.digit(literal.charAt(0), 16) >= 0 || literal.contains(":")) && java.net.InetAddress.getByName(literal).isLoopbackAddress();
-    } catch (java.net.UnknownHostException | RuntimeException e) {
-      return false;
-    }
+    return dev.sluice.core.policy.internal.BaseUrls.isLoopbackLiteral(remote);
   }
 
   /** Closes the MCP sessions; the engine is the gateway's. */

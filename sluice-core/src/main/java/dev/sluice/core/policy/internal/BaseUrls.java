@@ -73,10 +73,29 @@ public final class BaseUrls {
       return true;
     }
     String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
-    if (host.equals("localhost") || host.equals("[::1]") || host.equals("::1")) {
-      return true;
+    return host.equals("localhost") || isLoopbackLiteral(host);
+  }
+
+  /**
+   * Whether {@code host} is a loopback address literal: IPv4 {@code 127.0.0.0/8}, or IPv6 {@code
+   * ::1} in any spelling, bracketed or not. A name is never looked up (so never loopback here).
+   */
+  public static boolean isLoopbackLiteral(String host) {
+    if (host == null || host.isEmpty()) {
+      return false;
     }
-    return IPV4.matcher(host).matches() && host.startsWith("127.");
+    if (IPV4.matcher(host).matches()) {
+      return host.startsWith("127.");
+    }
+    String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    if (!literal.contains(":")) {
+      return false; // a name
+    }
+    try {
+      return InetAddress.getByName(literal).isLoopbackAddress(); // an IPv6 literal: no DNS lookup happens
+    } catch (UnknownHostException | SecurityException e) {
+      return false;
+    }
   }
 
   /** The base URL without a trailing slash, so that {@code base + "/v1/x"} is always right. */
