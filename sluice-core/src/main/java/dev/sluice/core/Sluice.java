@@ -430,23 +430,29 @@ public final class Sluice implements AutoCloseable {
           EscalationRecord decided = w.call(() -> w.journal().decide(e.id(),
               new Decision(DecisionOption.REJECT, "sluice", "the task was cancelled while the action awaited approval", false, now))).join();
           escalations.get().decided(decided);
-          audit.ifPresent(t -> {
-            Map<String, Object> f = new LinkedHashMap<>();
-            f.put("escalation", e.id().toString());
-            f.put("task", w.journal().action(action).map(ActionRecord::taskId).orElse(""));
-            f.put("action", action.toString());
-            f.put("trigger", e.trigger().code());
-            f.put("option", DecisionOption.REJECT.code());
-            f.put("by", "sluice");
-            f.put("reason", "the task was cancelled while the action awaited approval");
-            f.put("confirmation", false);
-            t.event("decision_recorded", now, f);
-          });
+          auditDecision(decided, w.journal().action(action).map(ActionRecord::taskId).orElse(""), now);
         } catch (java.util.concurrent.CompletionException decidedMeanwhile) {
           // an operator decided it at the same moment: that record stands
         }
       }
     }
+  }
+
+  /** The audit log's {@code decision_recorded}: which escalation, whose action, the option, who and why. */
+  private void auditDecision(EscalationRecord decided, String taskId, Instant now) {
+    Decision d = decided.decision().orElseThrow();
+    audit.ifPresent(t -> {
+      Map<String, Object> f = new LinkedHashMap<>();
+      f.put("escalation", decided.id().toString());
+      f.put("task", taskId);
+      f.put("action", decided.actionId().toString());
+      f.put("trigger", decided.trigger().code());
+      f.put("option", d.option().code());
+      f.put("by", d.by());
+      f.put("reason", d.reason());
+      f.put("confirmation", d.confirmation());
+      t.event("decision_recorded", now, f);
+    });
   }
 
   private int cancelHeld(String taskId) {
@@ -744,18 +750,7 @@ public final class Sluice implements AutoCloseable {
       throw e;
     }
     esc.decided(decided);
-    audit.ifPresent(t -> {
-      Map<String, Object> f = new LinkedHashMap<>();
-      f.put("escalation", id.toString());
-      f.put("task", a.taskId());
-      f.put("action", a.actionId().toString());
-      f.put("trigger", rec.trigger().code());
-      f.put("option", request.option().code());
-      f.put("by", request.by());
-      f.put("reason", request.reason());
-      f.put("confirmation", request.confirm());
-      t.event("decision_recorded", now, f);
-    });
+    auditDecision(decided, a.taskId(), now);
     Carried c = carryOut(w, journal, id, a, lane, request, now);
     Optional<ActionId> acting = c.acting();
     Optional<CompletableFuture<Outcome>> outcome = c.outcome();
